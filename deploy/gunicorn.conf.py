@@ -1,0 +1,16 @@
+"""gunicorn: sync workers (measured faster than gthread for the database endpoints here)."""
+
+import multiprocessing
+import os
+
+bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+# Python is the bottleneck: one sync worker per core plus one keeps the cores busy.
+workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() + 1))
+worker_class = "sync"
+timeout = 30
+graceful_timeout = 20
+keepalive = 5
+max_requests = 5000
+max_requests_jitter = 500
+accesslog = "-"
+forwarded_allow_ips = "*"

@@ -1,0 +1,195 @@
+"""Matches, their games and every report ever made about them."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+
+class Match(models.Model):
+    """An N-point match between two entries of an event (or a bye), placed in a round's slot."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for players"
+        READY = "ready", "Ready"
+        PLAYING = "playing", "In play"
+        REPORTED = "reported", "Awaiting confirmation"
+        DISPUTED = "disputed", "Disputed"
+        COMPLETE = "complete", "Complete"
+
+    class Decision(models.TextChoices):
+        PLAY = "play", "Played"
+        FORFEIT = "forfeit", "Forfeit"
+        WALKOVER = "walkover", "Walkover"
+        BYE = "bye", "Bye"
+
+    event = models.ForeignKey("tournament.Event", on_delete=models.CASCADE, related_name="matches")
+    round = models.ForeignKey("tournament.Round", on_delete=models.CASCADE, related_name="matches")
+    slot = models.PositiveIntegerField(help_text="Position of the match in its round, from 0")
+    entry1 = models.ForeignKey(
+        "tournament.Entry", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    entry2 = models.ForeignKey(
+        "tournament.Entry", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    is_bye = models.BooleanField(default=False)
+    length = models.PositiveSmallIntegerField()
+    crawford = models.BooleanField(default=True)
+    holland = models.BooleanField(default=False)
+    start_score1 = models.PositiveSmallIntegerField(default=0)
+    start_score2 = models.PositiveSmallIntegerField(default=0)
+    score1 = models.PositiveSmallIntegerField(default=0)
+    score2 = models.PositiveSmallIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    winner = models.ForeignKey(
+        "tournament.Entry", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    decision = models.CharField(max_length=10, choices=Decision.choices, blank=True)
+    reported_by = models.ForeignKey(
+        "tournament.Entry",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The entry whose report decided the match, awaiting the other's confirmation",
+    )
+    started_at = models.DateTimeField(null=True, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    advanced_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the bracket moved on from this match (idempotency)"
+    )
+    reminded_at = models.DateTimeField(null=True, blank=True)
+    flagged = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        ordering = ["round", "slot"]
+        indexes = [
+            models.Index(fields=["event", "status"]),
+            models.Index(fields=["status", "confirmed_at"]),
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "slot"], name="match_slot_unique"),
+            models.CheckConstraint(
+                condition=Q(entry1__isnull=True) | Q(entry2__isnull=True) | ~Q(entry1=F("entry2")),
+                name="match_two_different_entries",
+            ),
+            models.CheckConstraint(
+                condition=Q(winner__isnull=True) | Q(winner=F("entry1")) | Q(winner=F("entry2")),
+                name="match_winner_is_a_player",
+            ),
+            models.CheckConstraint(condition=Q(length__gte=1), name="match_length_positive"),
+            models.CheckConstraint(
+                condition=Q(score1__gte=F("start_score1")) & Q(score2__gte=F("start_score2")),
+                name="match_score_not_below_start",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Match {self.pk} ({self.length} points)"
+
+
+class Game(models.Model):
+    """An accepted game of a match. Voided games stay, marked, when a director corrects a result."""
+
+    class Result(models.TextChoices):
+        SINGLE = "single", "Single"
+        GAMMON = "gammon", "Gammon"
+        BACKGAMMON = "backgammon", "Backgammon"
+
+    class EndedBy(models.TextChoices):
+        PLAY = "play", "Played out"
+        DROP = "drop", "Double dropped"
+        RESIGN = "resign", "Resigned"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    winner_side = models.PositiveSmallIntegerField(
+        help_text="1 or 2: which of the match's entries won"
+    )
+    cube = models.PositiveIntegerField(default=1)
+    result = models.CharField(max_length=10, choices=Result.choices, default=Result.SINGLE)
+    ended_by = models.CharField(max_length=6, choices=EndedBy.choices, default=EndedBy.PLAY)
+    points = models.PositiveIntegerField()
+    score_before1 = models.PositiveSmallIntegerField()
+    score_before2 = models.PositiveSmallIntegerField()
+    crawford = models.BooleanField(default=False)
+    doubles = models.JSONField(default=list, blank=True)
+    moves = models.JSONField(
+        null=True, blank=True, help_text="The move record, when a file gave one"
+    )
+    submission = models.ForeignKey(
+        "Submission", null=True, on_delete=models.PROTECT, related_name="games"
+    )
+    voided = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "number"], condition=Q(voided=False), name="game_number_once"
+            ),
+            models.CheckConstraint(condition=Q(winner_side__in=[1, 2]), name="game_winner_side"),
+            models.CheckConstraint(condition=Q(cube__gte=1), name="game_cube_positive"),
+            models.CheckConstraint(condition=Q(points__gte=1), name="game_points_positive"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="game_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.number} of match {self.match_id}"
+
+
+class Submission(models.Model):
+    """One report about a match, stored as made, accepted or not. Never overwritten."""
+
+    class Kind(models.TextChoices):
+        GAME = "game", "Game"
+        MATCH = "match", "Whole match"
+        RECORD = "record", "Match file"
+        CONFIRM = "confirm", "Confirmation"
+        DISPUTE = "dispute", "Dispute"
+        RESOLVE = "resolve", "Director's decision"
+        FORFEIT = "forfeit", "Forfeit"
+
+    class Status(models.TextChoices):
+        ACCEPTED = "accepted", "Accepted"
+        REJECTED = "rejected", "Rejected"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="submissions")
+    version = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    status = models.CharField(max_length=8, choices=Status.choices)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    via_entry = models.ForeignKey(
+        "tournament.Entry",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The entry whose private link (or account) made the report",
+    )
+    as_director = models.BooleanField(default=False)
+    ip_address = models.GenericIPAddressField(null=True, blank=True)
+    user_agent = models.CharField(max_length=300, blank=True)
+    payload = models.JSONField(default=dict)
+    file_name = models.CharField(max_length=200, blank=True)
+    file_text = models.TextField(blank=True)
+    error_code = models.CharField(max_length=40, blank=True)
+    error_message = models.TextField(blank=True)
+    error_detail = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "version"], name="submission_version_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} v{self.version} of match {self.match_id}: {self.status}"

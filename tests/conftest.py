@@ -1,0 +1,121 @@
+"""Shared fixtures: which services the run has, and a real Celery worker process.
+
+``make test`` runs the suite twice: on the SQLite default (tasks eager, local
+memory cache) and with ``DATABASE_URL``/``REDIS_URL`` set (PostgreSQL, Redis and
+a live worker). Tests marked ``services`` need the second run; elsewhere they
+are skipped with the reason shown.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+RUN_ID = f"{os.getpid()}-{uuid.uuid4().hex[:6]}"
+ON_SERVICES = bool(settings.DATABASE_URL and settings.REDIS_URL)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Keep this run's cache keys and task queue apart from any other run on the machine.
+    settings.CACHES["default"]["KEY_PREFIX"] = f"test-{RUN_ID}"
+    if ON_SERVICES:
+        from tournament.celery import app
+
+        app.conf.task_default_queue = f"test-{RUN_ID}"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if ON_SERVICES:
+        return
+    skip = pytest.mark.skip(
+        reason="needs PostgreSQL + Redis + a Celery worker (DATABASE_URL, REDIS_URL)"
+    )
+    for item in items:
+        if "services" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(
+    django_db_setup: None, django_db_blocker: object
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A real ``celery worker`` process on this run's queue, using the test database."""
+    if not ON_SERVICES:
+        pytest.skip("no broker: Celery runs eagerly on the SQLite default")
+    from tournament.celery import app
+
+    db = settings.DATABASES["default"]
+    url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "REDIS_URL": settings.REDIS_URL,
+        "CELERY_QUEUE": app.conf.task_default_queue,
+        "CACHE_KEY_PREFIX": settings.CACHES["default"]["KEY_PREFIX"],
+        "SECRET_KEY": settings.SECRET_KEY,
+    }
+    log = open(ROOT / f".pytest-worker-{RUN_ID}.log", "wb")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "tournament",
+            "worker",
+            "--pool=solo",
+            "--loglevel=INFO",
+            "-Q",
+            app.conf.task_default_queue,
+            "-n",
+            f"test-{RUN_ID}@%h",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"celery worker exited with {proc.returncode}; see {log.name}")
+        if app.control.ping(destination=[f"test-{RUN_ID}@{os.uname().nodename}"], timeout=0.5):
+            break
+    else:
+        proc.kill()
+        raise RuntimeError("celery worker did not answer a ping within 30 s")
+    yield proc
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+    Path(log.name).unlink(missing_ok=True)
+    with app.connection_for_write() as conn:
+        conn.default_channel.queue_delete(app.conf.task_default_queue)
+
+
+def _wait_for(predicate, timeout: float = 20.0, interval: float = 0.1):  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"condition not met within {timeout} s")
+
+
+@pytest.fixture
+def wait_for():  # type: ignore[no-untyped-def]
+    """Poll ``predicate`` until it returns something truthy; fail after ``timeout`` seconds."""
+    return _wait_for

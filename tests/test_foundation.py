@@ -1,0 +1,122 @@
+"""The project's foundation: health endpoint, settings by environment, a live worker."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from django.test import override_settings
+
+from tournament.models import Player
+from tournament.tasks import health_probe
+
+pytestmark = pytest.mark.django_db
+
+
+def test_healthz_reports_every_service_up(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "ok"
+    assert set(body["services"]) == {"database", "cache", "broker"}
+    assert all(s["status"] == "ok" for s in body["services"].values())
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def private_redis():
+    """A redis-server of the test's own, on a free port, that the test may stop."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server is not installed")
+    port = _free_port()
+    proc = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    yield proc, f"redis://127.0.0.1:{port}/0"
+    proc.kill()
+    proc.wait()
+
+
+def test_healthz_answers_503_when_redis_stops(client, private_redis):
+    proc, url = private_redis
+    redis_cache = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
+    with override_settings(
+        CACHES=redis_cache, CELERY_BROKER_URL=url, CELERY_TASK_ALWAYS_EAGER=False
+    ):
+        up = client.get("/healthz")
+        assert up.status_code == 200, up.json()
+        assert up.json()["services"]["broker"]["backend"] == "redis"
+        proc.kill()
+        proc.wait()
+        down = client.get("/healthz")
+    assert down.status_code == 503
+    services = down.json()["services"]
+    assert services["cache"]["status"] == "down"
+    assert services["broker"]["status"] == "down"
+    assert services["database"]["status"] == "ok"
+
+
+def test_secret_key_is_required_without_debug():
+    env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}}
+    done = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        env={**env, "DJANGO_SETTINGS_MODULE": "tournament.settings"},
+        capture_output=True,
+        text=True,
+        cwd=settings.BASE_DIR,
+    )
+    assert done.returncode != 0
+    assert "SECRET_KEY must be set" in done.stderr
+
+
+def test_api_docs_and_schema_are_served(client):
+    assert client.get("/api/docs/").status_code == 200
+    schema = client.get("/api/schema/")
+    assert schema.status_code == 200
+    assert b"openapi" in schema.content
+
+
+@pytest.mark.services
+def test_services_run_uses_postgresql_and_redis():
+    assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    assert settings.DATABASES["default"]["CONN_MAX_AGE"] > 0
+    assert settings.CACHES["default"]["BACKEND"].endswith("RedisCache")
+    assert not settings.CELERY_TASK_ALWAYS_EAGER
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_task_runs_in_a_live_worker_against_the_test_database(celery_worker_process, wait_for):
+    Player.objects.create(name="Nack Ballard")
+    key = f"probe-{os.getpid()}-{time.time_ns()}"
+    health_probe.delay(key)
+    seen = wait_for(lambda: cache.get(key))
+    assert seen["pid"] == celery_worker_process.pid
+    assert seen["players"] == 1

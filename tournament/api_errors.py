@@ -1,0 +1,92 @@
+"""One handler turns every API error into ``{"code", "message", "detail"}`` (see api.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from matches.rules.errors import RulesError
+
+
+class Conflict(exceptions.APIException):
+    """The state changed under the client (e.g. the game is already recorded)."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "conflict"
+    default_detail = "The match changed under you; reload it."
+
+    def __init__(self, message: str, *, code: str = "conflict", **detail: Any) -> None:
+        super().__init__(message, code)
+        self.error_code = code
+        self.extra = detail
+
+
+class DomainError(exceptions.APIException):
+    """A business rule refused the request (HTTP 400 unless said otherwise)."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_code = "invalid"
+
+    def __init__(
+        self, message: str, *, code: str = "invalid", status_code: int = 400, **detail: Any
+    ) -> None:
+        super().__init__(message, code)
+        self.status_code = status_code
+        self.error_code = code
+        self.extra = detail
+
+
+def _first_message(detail: Any) -> str:
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            return (
+                f"{key}: {_first_message(value)}"
+                if key != "non_field_errors"
+                else _first_message(value)
+            )
+    if isinstance(detail, list) and detail:
+        return _first_message(detail[0])
+    return str(detail)
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """Shape errors as api.md fixes them; rules errors keep the engine's code and location."""
+    if isinstance(exc, RulesError):
+        return Response(
+            {"code": exc.code, "message": exc.message, "detail": {**exc.as_dict(), **exc.data}},
+            status=status.HTTP_400_BAD_REQUEST,
+        )
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(
+            exc.message_dict if hasattr(exc, "error_dict") else exc.messages
+        )
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, (Conflict, DomainError)):
+        response.data = {"code": exc.error_code, "message": str(exc.detail), "detail": exc.extra}
+    elif isinstance(exc, exceptions.ValidationError):
+        response.data = {
+            "code": "invalid",
+            "message": _first_message(exc.detail),
+            "detail": exc.detail,
+        }
+    elif isinstance(exc, exceptions.APIException):
+        codes = exc.get_codes()
+        code = codes if isinstance(codes, str) else exc.default_code
+        response.data = {
+            "code": str(code).replace("_", "-"),
+            "message": str(exc.detail),
+            "detail": {},
+        }
+    return response
