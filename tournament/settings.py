@@ -130,7 +130,9 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300, "socket_connect_timeout": 1}
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "sweep-completed-matches": {"task": "tournament.tasks.sweep_completed_matches", "schedule": 60.0},
+}
 
 AUTH_USER_MODEL = "tournament.User"
 AUTH_PASSWORD_VALIDATORS = [

@@ -1,13 +1,21 @@
-"""Celery tasks of the tournament side."""
+"""Celery tasks of the tournament side. Each is idempotent: running it twice changes nothing more."""
 
 from __future__ import annotations
 
+import datetime as dt
+import logging
 import os
 
 from celery import shared_task
 from django.core.cache import cache
+from django.utils import timezone
 
 from tournament.models import Player
+
+log = logging.getLogger(__name__)
+
+#: A complete match whose bracket has not moved on after this long is picked up by the sweep.
+SWEEP_GRACE = dt.timedelta(seconds=30)
 
 
 @shared_task
@@ -16,3 +24,47 @@ def health_probe(key: str) -> dict[str, int]:
     seen = {"pid": os.getpid(), "players": Player.objects.count()}
     cache.set(key, seen, 60)
     return seen
+
+
+@shared_task(
+    bind=True,
+    autoretry_for=(Exception,),
+    retry_backoff=2,
+    retry_backoff_max=60,
+    max_retries=8,
+    acks_late=True,
+)
+def match_completed(self: object, match_id: int) -> list[int]:
+    """Advance the bracket after a complete match, refresh its pages, tell the next opponents."""
+    from matches.models import Match
+    from tournament import page_cache
+    from tournament.notifications import notify_match_ready
+    from tournament.services.advance import match_advance
+
+    ready = match_advance(match_id=match_id)
+    event_id, tournament_id = (
+        Match.objects.filter(pk=match_id).values_list("event_id", "event__tournament_id").get()
+    )
+    page_cache.invalidate_event(event_id, tournament_id)
+    for ready_id in ready:
+        notify_match_ready.delay(ready_id)
+    return ready
+
+
+@shared_task
+def sweep_completed_matches() -> int:
+    """Finish the follow-up work of complete matches whose task was lost (broker or worker down)."""
+    from matches.models import Match
+
+    stale = Match.objects.filter(
+        status=Match.Status.COMPLETE,
+        advanced_at__isnull=True,
+        updated_at__lt=timezone.now() - SWEEP_GRACE,
+    ).values_list("pk", flat=True)[:500]
+    count = 0
+    for match_id in stale:
+        match_completed.delay(match_id)
+        count += 1
+    if count:
+        log.info("sweep queued %d complete matches", count)
+    return count

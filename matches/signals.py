@@ -1,0 +1,38 @@
+"""What the matches app announces. It knows nothing of brackets: listeners do the rest."""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+from django.dispatch import Signal
+
+log = logging.getLogger(__name__)
+
+#: Sent after the transaction that completed a match (confirmed result, forfeit,
+#: walkover, bye or a director's correction) commits. Keyword: ``match_id``.
+match_completed = Signal()
+
+#: Sent after any accepted change of a match's score or state commits (live pages).
+#: Keywords: ``match_id``, ``event_id``.
+match_changed = Signal()
+
+
+def announce_match_completed(match_id: int, event_id: int) -> None:
+    """Announce, once the current transaction commits, that a match is complete."""
+    transaction.on_commit(
+        lambda: _send(match_completed, match_id=match_id, event_id=event_id), robust=True
+    )
+
+
+def announce_match_changed(match_id: int, event_id: int) -> None:
+    """Announce, once the current transaction commits, that a match's score or state changed."""
+    transaction.on_commit(
+        lambda: _send(match_changed, match_id=match_id, event_id=event_id), robust=True
+    )
+
+
+def _send(signal: Signal, **kwargs: int) -> None:
+    for receiver, result in signal.send_robust(sender=None, **kwargs):
+        if isinstance(result, Exception):
+            log.error("receiver %r failed for %s: %r", receiver, kwargs, result)

@@ -1,0 +1,34 @@
+"""The tournament side listens to the matches app and queues its follow-up work."""
+
+from __future__ import annotations
+
+import logging
+
+from django.dispatch import receiver
+
+from matches.signals import match_changed, match_completed
+from tournament import page_cache
+
+log = logging.getLogger(__name__)
+
+
+@receiver(match_completed)
+def queue_match_completed(sender: object, *, match_id: int, **kwargs: object) -> None:
+    """Queue the bracket's advance; if the broker is down the periodic sweep picks it up."""
+    from tournament.tasks import match_completed as task
+
+    try:
+        task.delay(match_id)
+    except Exception:  # the result is stored; the sweep finishes the work later
+        log.warning(
+            "could not queue match_completed(%s); the sweep will retry", match_id, exc_info=True
+        )
+
+
+@receiver(match_changed)
+def invalidate_pages(sender: object, *, match_id: int, event_id: int, **kwargs: object) -> None:
+    """A score changed: live pages of its event must not be served from the cache."""
+    try:
+        page_cache.invalidate_event(event_id)
+    except Exception:  # cache down: pages are rebuilt when it is back
+        log.warning("could not invalidate pages of event %s", event_id, exc_info=True)
