@@ -1,0 +1,20 @@
+"""The rules engine: positions, dice, plays, cube and match rules. No Django here."""
+
+from .dice import Roll, check_roll, dice_to_play, parse_roll
+from .matchid import MatchId
+from .moves import Move, Play, can_move, check_play, legal_plays
+from .position import Position
+
+__all__ = [
+    "MatchId",
+    "Move",
+    "Play",
+    "Position",
+    "Roll",
+    "can_move",
+    "check_play",
+    "check_roll",
+    "dice_to_play",
+    "legal_plays",
+    "parse_roll",
+]

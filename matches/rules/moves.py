@@ -1,0 +1,605 @@
+"""Checker plays: notation, legal-play generation and checking a written play.
+
+Points are numbered from the mover's side: 25 is the bar, 1..24 the points and 0
+(``off``) the borne-off tray. A :class:`Play` is what a player wrote, such as
+``24/18 13/9*``, ``bar/22``, ``6/off``, ``8/4(2)`` or a combined ``24/16``;
+:func:`check_play` decides whether it is legal for the roll and returns the
+resulting position, and :func:`legal_plays` lists every legal play.
+
+>>> from matches.rules.position import Position
+>>> start = Position.start()
+>>> len(legal_plays(start, 0, (2, 1)))
+15
+>>> check_play(start, 0, (6, 4), Play.parse("24/14")).boards[0][13]
+1
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import permutations
+
+from .dice import Roll, check_roll, dice_to_play
+from .errors import IllegalMove, ParseError
+from .position import BAR, Board, Position
+
+OFF = 0
+BAR_POINT = 25
+
+_NO_MOVE_WORDS = frozenset(
+    {"", "-", "--", "dance", "dances", "danced", "no move", "cannot move", "can't move", "pass"}
+)
+_ROLLS = frozenset((a, b) for a in range(1, 7) for b in range(1, 7))
+_TOKEN = re.compile(r"([^()]+?)(?:\((\d+)\))?")
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One checker moved from ``src`` to ``dst`` in the mover's numbering.
+
+    ``src`` 25 is the bar, ``dst`` 0 is off. ``hit`` records a ``*`` as written; the
+    position, not the mark, decides whether a checker is hit.
+
+    >>> str(Move(25, 22)), str(Move(6, 0)), str(Move(13, 9, hit=True))
+    ('bar/22', '6/off', '13/9*')
+    >>> Move(3, 5)
+    Traceback (most recent call last):
+    ...
+    matches.rules.errors.ParseError: 3/5 moves backwards: a checker moves from a higher point to a lower one
+    """
+
+    src: int
+    dst: int
+    hit: bool = False
+
+    def __post_init__(self) -> None:
+        if not (1 <= self.src <= BAR_POINT and 0 <= self.dst <= 24):
+            raise ParseError(f"{self.src}/{self.dst} is not a move: points run 25 (bar) to 0 (off)")
+        if self.dst >= self.src:
+            raise ParseError(
+                f"{self.src}/{self.dst} moves backwards: "
+                "a checker moves from a higher point to a lower one"
+            )
+
+    def __str__(self) -> str:
+        return f"{_point_name(self.src)}/{_point_name(self.dst)}{'*' if self.hit else ''}"
+
+
+def _point_name(point: int) -> str:
+    if point == BAR_POINT:
+        return "bar"
+    if point == OFF:
+        return "off"
+    return str(point)
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A whole play: the moves of one turn, as written (empty when the player cannot move).
+
+    >>> play = Play.parse("13/9* 24/18")
+    >>> play.moves
+    (Move(src=13, dst=9, hit=True), Move(src=24, dst=18, hit=False))
+    >>> str(play)
+    '24/18 13/9*'
+    >>> str(Play.parse("8/4 8/4 6/2(2)")), str(Play.parse("25/22 6/0")), str(Play())
+    ('8/4(2) 6/2(2)', 'bar/22 6/off', '')
+    """
+
+    moves: tuple[Move, ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> Play:
+        """Read a play in the usual notation; raise :class:`ParseError` when it is not one.
+
+        Accepts ``bar``/``25`` for the bar, ``off``/``0`` for off, ``*`` for hits,
+        ``(n)`` for repeats, chains ``24/18/16`` and combined moves ``24/16``.
+        ``""``, ``"-"`` and ``"dance"`` mean no move.
+
+        >>> Play.parse("24/21*/16").moves
+        (Move(src=24, dst=21, hit=True), Move(src=21, dst=16, hit=False))
+        >>> Play.parse("13/x")
+        Traceback (most recent call last):
+        ...
+        matches.rules.errors.ParseError: '13/x' is not a play: 'x' is not a point
+        """
+        return _parse_play(text)
+
+    def __str__(self) -> str:
+        return _format_moves(self.moves)
+
+
+@lru_cache(maxsize=65536)
+def _parse_play(text: str) -> Play:
+    if not isinstance(text, str):
+        raise ParseError(f"{text!r} is not a play: expected text")
+    words = text.strip().lower()
+    if words in _NO_MOVE_WORDS:
+        return Play()
+    moves: list[Move] = []
+    for token in words.replace(",", " ").split():
+        matched = _TOKEN.fullmatch(token)
+        if matched is None:
+            raise ParseError(f"{text!r} is not a play: cannot read {token!r}")
+        body, repeat = matched.groups()
+        count = 1
+        if repeat is not None:
+            count = int(repeat)
+            if not 1 <= count <= 4:
+                raise ParseError(f"{text!r} is not a play: a move is repeated 1 to 4 times")
+        chain = _parse_chain(text, body)
+        moves.extend(chain * count)
+    return Play(tuple(moves))
+
+
+def _parse_chain(text: str, body: str) -> list[Move]:
+    parts = body.split("/")
+    if len(parts) < 2:
+        raise ParseError(f"{text!r} is not a play: {body!r} needs a from and a to point, like 13/9")
+    points: list[int] = []
+    hits: list[bool] = []
+    for i, part in enumerate(parts):
+        hit = part.endswith("*")
+        name = part.rstrip("*")
+        if part.count("*") > 1 or (hit and i == 0):
+            raise ParseError(f"{text!r} is not a play: misplaced '*' in {body!r}")
+        if name == "bar":
+            point = BAR_POINT
+        elif name == "off":
+            point = OFF
+        elif name.isascii() and name.isdigit() and len(name) <= 2:
+            point = int(name)
+        else:
+            raise ParseError(f"{text!r} is not a play: {name!r} is not a point")
+        if point == BAR_POINT and i > 0:
+            raise ParseError(f"{text!r} is not a play: a checker cannot move to the bar")
+        if point == OFF and i == 0:
+            raise ParseError(f"{text!r} is not a play: a move cannot start off the board")
+        if point == OFF and hit:
+            raise ParseError(f"{text!r} is not a play: nothing can be hit off the board")
+        if points and point >= points[-1]:
+            raise ParseError(f"{text!r} is not a play: {body!r} does not move towards home")
+        points.append(point)
+        hits.append(hit)
+    return [Move(points[i], points[i + 1], hits[i + 1]) for i in range(len(points) - 1)]
+
+
+def _format_moves(moves: tuple[Move, ...]) -> str:
+    """GNU Backgammon style: highest point first, one checker's steps merged, repeats counted."""
+    if not moves:
+        return ""
+    ordered = sorted(moves, key=lambda m: (-m.src, -m.dst))
+    # each chain: start point, then (point, hit) waypoints
+    chains: list[list[tuple[int, bool]]] = []
+    for move in ordered:
+        for chain in chains:
+            if chain[-1][0] == move.src and move.src != OFF:
+                chain.append((move.dst, move.hit))
+                break
+        else:
+            chains.append([(move.src, False), (move.dst, move.hit)])
+    texts: list[str] = []
+    counts: dict[str, int] = {}
+    for chain in chains:
+        parts = [_point_name(chain[0][0])]
+        last = len(chain) - 1
+        for i in range(1, len(chain)):
+            point, hit = chain[i]
+            if hit or i == last:
+                parts.append(_point_name(point) + ("*" if hit else ""))
+        text = "/".join(parts)
+        if text not in counts:
+            texts.append(text)
+            counts[text] = 0
+        counts[text] += 1
+    return " ".join(t if counts[t] == 1 else f"{t}({counts[t]})" for t in texts)
+
+
+# -- stepping ---------------------------------------------------------------------------
+#
+# A step moves one checker by one die. ``s`` is a board index (0..23 for points 1..24,
+# 24 for the bar); the checker lands on index ``s - d`` or, below 0, is borne off.
+# ``mine`` and ``theirs`` are mutable lists of 25 counts; the opponent's index for
+# the mover's index ``t`` is ``23 - t``.
+
+
+def _step_error(mine: list[int], theirs: list[int], s: int, d: int) -> str | None:
+    """Why a single step of die ``d`` from index ``s`` is illegal, or ``None`` if legal."""
+    if mine[s] == 0:
+        return f"no checker on {_point_name(s + 1)}"
+    if s != BAR and mine[BAR]:
+        return "must enter from the bar first"
+    t = s - d
+    if t >= 0:
+        if theirs[23 - t] >= 2:
+            return f"point {t + 1} is blocked"
+        return None
+    if any(mine[6:]):
+        return "cannot bear off while checkers are outside the home board"
+    if t < -1:
+        for higher in range(5, s, -1):
+            if mine[higher]:
+                return f"bearing off from {s + 1} with a {d} while a checker is on {higher + 1}"
+    return None
+
+
+def _can_step(mine: list[int], theirs: list[int], s: int, d: int) -> bool:
+    if s != BAR and mine[BAR]:
+        return False
+    t = s - d
+    if t >= 0:
+        return theirs[23 - t] < 2
+    if any(mine[6:]):
+        return False
+    if t < -1:
+        for higher in range(s + 1, 6):
+            if mine[higher]:
+                return False
+    return True
+
+
+def _do_step(mine: list[int], theirs: list[int], s: int, d: int) -> bool:
+    """Make a legal step; return whether it hit."""
+    mine[s] -= 1
+    t = s - d
+    if t >= 0:
+        mine[t] += 1
+        if theirs[23 - t] == 1:
+            theirs[23 - t] = 0
+            theirs[BAR] += 1
+            return True
+    return False
+
+
+def _undo_step(mine: list[int], theirs: list[int], s: int, d: int, hit: bool) -> None:
+    mine[s] += 1
+    t = s - d
+    if t >= 0:
+        mine[t] -= 1
+        if hit:
+            theirs[23 - t] = 1
+            theirs[BAR] -= 1
+
+
+def _sources(mine: list[int], top: int) -> list[int]:
+    """Indices at or below ``top`` holding a checker the mover may move (bar first)."""
+    if mine[BAR]:
+        return [BAR] if top >= BAR else []
+    return [s for s in range(min(top, 23), -1, -1) if mine[s]]
+
+
+Step = tuple[int, int, bool]
+"""(index, die, hit) of one step."""
+
+
+def _play_from_steps(steps: list[Step]) -> Play:
+    moves = [Move(s + 1, max(s + 1 - d, 0), hit) for s, d, hit in steps]
+    moves.sort(key=lambda m: (-m.src, -m.dst))
+    return Play(tuple(moves))
+
+
+# -- generation ---------------------------------------------------------------------------
+
+
+def _generate(mine: list[int], theirs: list[int], dice: tuple[int, ...]) -> list[list[Step]]:
+    """One step list per distinct resulting position, by the maximal-play rule."""
+    found: dict[tuple[int, ...], tuple[int, int, list[Step]]] = {}
+    best = [0, 0]  # (steps, pips) of the best play so far
+
+    def record(steps: list[Step]) -> None:
+        n = len(steps)
+        pips = sum(d for _, d, _ in steps)
+        if n < best[0] or (n == best[0] and pips < best[1]):
+            return
+        if n > best[0] or pips > best[1]:
+            best[0], best[1] = n, pips
+            found.clear()
+        key = (*mine, *theirs)
+        if key not in found:
+            found[key] = (n, pips, list(steps))
+
+    if dice[0] != dice[1]:
+        for d1, d2 in ((dice[0], dice[1]), (dice[1], dice[0])):
+            for s1 in _sources(mine, BAR):
+                if not _can_step(mine, theirs, s1, d1):
+                    continue
+                hit1 = _do_step(mine, theirs, s1, d1)
+                any_second = False
+                for s2 in _sources(mine, BAR):
+                    if _can_step(mine, theirs, s2, d2):
+                        any_second = True
+                        hit2 = _do_step(mine, theirs, s2, d2)
+                        record([(s1, d1, hit1), (s2, d2, hit2)])
+                        _undo_step(mine, theirs, s2, d2, hit2)
+                if not any_second:
+                    record([(s1, d1, hit1)])
+                _undo_step(mine, theirs, s1, d1, hit1)
+    else:
+        d = dice[0]
+        steps: list[Step] = []
+
+        def search(top: int) -> None:
+            moved = False
+            if len(steps) < len(dice):
+                for s in _sources(mine, top):
+                    if _can_step(mine, theirs, s, d):
+                        moved = True
+                        hit = _do_step(mine, theirs, s, d)
+                        steps.append((s, d, hit))
+                        search(s)
+                        steps.pop()
+                        _undo_step(mine, theirs, s, d, hit)
+            if not moved:
+                record(steps)
+
+        search(BAR)
+    if not found:
+        return [[]]
+    return [steps for _, _, steps in found.values()]
+
+
+def legal_plays(pos: Position, side: int, roll: Roll) -> list[Play]:
+    """Every legal play for ``side`` with ``roll``, one per distinct resulting position.
+
+    Both dice must be played when possible, else the larger one; doublets as many
+    times as possible (up to four). A player who cannot move has one legal play,
+    the empty ``Play()``.
+
+    >>> start = Position.start()
+    >>> [str(p) for p in legal_plays(start, 0, (6, 5)) if "24/" in str(p)][:2]
+    ['24/13', '24/18 13/8']
+    >>> closed = Position(((0,) * 24 + (1,), (2,) * 6 + (0,) * 19))
+    >>> legal_plays(closed, 0, (6, 6))
+    [Play(moves=())]
+    """
+    check_roll(roll)
+    mine = list(pos.boards[side])
+    theirs = list(pos.boards[1 - side])
+    return [_play_from_steps(steps) for steps in _generate(mine, theirs, dice_to_play(roll))]
+
+
+def can_move(pos: Position, side: int, roll: Roll) -> bool:
+    """Whether ``side`` can move at all with ``roll``.
+
+    >>> can_move(Position.start(), 1, (6, 6))
+    True
+    """
+    check_roll(roll)
+    mine = list(pos.boards[side])
+    theirs = list(pos.boards[1 - side])
+    return any(_can_step(mine, theirs, s, d) for d in set(roll) for s in _sources(mine, BAR))
+
+
+def _longest(mine: list[int], theirs: list[int], dice: tuple[int, ...]) -> list[Step]:
+    """A play using the most dice possible (then the most pips); stops once all are used."""
+    best: list[Step] = []
+    best_rank = (0, 0)
+    steps: list[Step] = []
+    doublet = len(dice) == 4
+
+    def search(remaining: tuple[int, ...], top: int) -> bool:
+        nonlocal best, best_rank
+        rank = (len(steps), sum(d for _, d, _ in steps))
+        if rank > best_rank:
+            best, best_rank = list(steps), rank
+            if not remaining:
+                return True
+        for i, d in enumerate(remaining):
+            if d in remaining[:i]:
+                continue
+            rest = remaining[:i] + remaining[i + 1 :]
+            for s in _sources(mine, top):
+                if _can_step(mine, theirs, s, d):
+                    hit = _do_step(mine, theirs, s, d)
+                    steps.append((s, d, hit))
+                    done = search(rest, s if doublet else BAR)
+                    steps.pop()
+                    _undo_step(mine, theirs, s, d, hit)
+                    if done:
+                        return True
+        return False
+
+    search(dice, BAR)
+    return best
+
+
+# -- checking a written play ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    """One way to read a written play as single-die steps, in playing order.
+
+    ``steps`` holds (index, die, landing-point-written, written-move number).
+    """
+
+    n: int
+    pips: int
+    steps: tuple[tuple[int, int, bool, int], ...]
+
+
+def _die_sequences(distance: int, bear_off: bool, dice: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Ordered sequences of the available ``dice`` that cover ``distance``.
+
+    A move to a point needs the exact sum; a bear-off may overshoot with its last die.
+    """
+    found: set[tuple[int, ...]] = set()
+    for k in range(1, len(dice) + 1):
+        for seq in permutations(dice, k):
+            total = sum(seq)
+            if total == distance or (bear_off and total > distance and total - seq[-1] < distance):
+                found.add(seq)
+    return sorted(found, key=lambda seq: (len(seq), seq), reverse=True)
+
+
+def _multiset_minus(dice: tuple[int, ...], used: tuple[int, ...]) -> tuple[int, ...] | None:
+    rest = list(dice)
+    for d in used:
+        if d not in rest:
+            return None
+        rest.remove(d)
+    return tuple(rest)
+
+
+@lru_cache(maxsize=65536)
+def _candidates(moves: tuple[Move, ...], roll: Roll) -> tuple[_Candidate, ...]:
+    """Every assignment of the roll's dice to the written moves, best first."""
+    dice = dice_to_play(roll)
+    options: list[list[tuple[int, ...]]] = []
+    for move in moves:
+        options.append(_die_sequences(move.src - move.dst, move.dst == OFF, dice))
+    found: dict[tuple[tuple[int, int, bool, int], ...], _Candidate] = {}
+
+    def assign(i: int, remaining: tuple[int, ...], chosen: list[tuple[int, ...]]) -> None:
+        if i == len(moves):
+            steps: list[tuple[int, int, bool, int]] = []
+            for j, (move, seq) in enumerate(zip(moves, chosen, strict=True)):
+                point = move.src
+                for k, d in enumerate(seq):
+                    landing_written = k == len(seq) - 1
+                    steps.append((point - 1, d, landing_written, j))
+                    point -= d
+            steps.sort(key=lambda step: -step[0])
+            used = [d for seq in chosen for d in seq]
+            key = tuple(steps)
+            if key not in found:
+                found[key] = _Candidate(len(used), sum(used), key)
+            return
+        for seq in options[i]:
+            rest = _multiset_minus(remaining, seq)
+            if rest is not None:
+                chosen.append(seq)
+                assign(i + 1, rest, chosen)
+                chosen.pop()
+
+    assign(0, dice, [])
+    return tuple(sorted(found.values(), key=lambda c: (c.n, c.pips), reverse=True))
+
+
+def _roll_name(roll: Roll) -> str:
+    return f"{roll[0]}{roll[1]}"
+
+
+def _no_fit_message(moves: tuple[Move, ...], roll: Roll) -> str:
+    dice = dice_to_play(roll)
+    for move in moves:
+        if not _die_sequences(move.src - move.dst, move.dst == OFF, dice):
+            return f"{move} is not legal for {_roll_name(roll)}"
+    return f"{_format_moves(moves)} moves more than the roll {_roll_name(roll)} allows"
+
+
+def _simulate(
+    board_mine: Board,
+    board_theirs: Board,
+    steps: tuple[tuple[int, int, bool, int], ...],
+    moves: tuple[Move, ...],
+) -> tuple[list[int], list[int], bool] | str:
+    """Play ``steps``; return (mine, theirs, hit-in-passing) or why a step is illegal."""
+    mine = list(board_mine)
+    theirs = list(board_theirs)
+    passing_hit = False
+    for s, d, landing_written, j in steps:
+        if mine[s] == 0 or (s != BAR and mine[BAR]) or not _can_step(mine, theirs, s, d):
+            reason = _step_error(mine, theirs, s, d)
+            if reason == "must enter from the bar first":
+                return f"must enter from the bar first ({moves[j]} is not legal)"
+            if reason is not None and reason.startswith("bearing off"):
+                return reason
+            return f"{moves[j]} is not legal: {reason}"
+        if _do_step(mine, theirs, s, d) and not landing_written:
+            passing_hit = True
+    return mine, theirs, passing_hit
+
+
+def check_play(pos: Position, side: int, roll: Roll, play: Play | str) -> Position:
+    """Check that ``play`` is legal for ``side`` with ``roll``; return the new position.
+
+    Raises :class:`IllegalMove` saying why not. A combined move such as ``24/16``
+    may pass any open intermediate point; one that hits on the way should show the
+    hit (``24/21*/16``), though the position, not the ``*``, decides.
+
+    >>> start = Position.start()
+    >>> check_play(start, 0, (5, 2), "13/8 13/11") == start.apply(0, Play.parse("13/8 13/11"))
+    True
+    >>> check_play(start, 0, (5, 2), "13/7")
+    Traceback (most recent call last):
+    ...
+    matches.rules.errors.IllegalMove: 13/7 is not legal for 52
+    >>> check_play(start, 0, (5, 2), "13/8")
+    Traceback (most recent call last):
+    ...
+    matches.rules.errors.IllegalMove: must use both dice: 24/22 13/8 is possible
+    """
+    if isinstance(play, str):
+        play = Play.parse(play)
+    if roll not in _ROLLS:
+        check_roll(roll)
+    moves = play.moves
+    candidates = _candidates(moves, roll)
+    if not candidates:
+        raise IllegalMove(_no_fit_message(moves, roll), side=side)
+    board_mine = pos.boards[side]
+    board_theirs = pos.boards[1 - side]
+    first_error: str | None = None
+    best_rank: tuple[int, int] | None = None
+    passing: list[tuple[list[int], list[int]]] = []
+    chosen: tuple[list[int], list[int]] | None = None
+    for cand in candidates:
+        rank = (cand.n, cand.pips)
+        if best_rank is not None and rank < best_rank:
+            break
+        outcome = _simulate(board_mine, board_theirs, cand.steps, moves)
+        if isinstance(outcome, str):
+            if first_error is None:
+                first_error = outcome
+            continue
+        mine, theirs, passing_hit = outcome
+        best_rank = rank
+        if not passing_hit:
+            chosen = (mine, theirs)
+            break
+        passing.append((mine, theirs))
+    if best_rank is None:
+        raise IllegalMove(first_error or f"{play} is not legal", side=side)
+    if chosen is None:
+        distinct = {(*m, *t) for m, t in passing}
+        if len(distinct) > 1:
+            raise IllegalMove(
+                f"{play} is ambiguous for {_roll_name(roll)}: it hits on the way; "
+                "write the hit, like 24/21*/16",
+                side=side,
+            )
+        chosen = passing[0]
+    dice = dice_to_play(roll)
+    if best_rank[0] < len(dice):
+        _check_maximal(board_mine, board_theirs, dice, best_rank, roll, side)
+    mine, theirs = chosen
+    return Position._trusted(tuple(mine), tuple(theirs), side)
+
+
+def _check_maximal(
+    board_mine: Board,
+    board_theirs: Board,
+    dice: tuple[int, ...],
+    rank: tuple[int, int],
+    roll: Roll,
+    side: int,
+) -> None:
+    """Raise unless no play uses more dice than ``rank`` (or as many with a larger die)."""
+    example = _longest(list(board_mine), list(board_theirs), dice)
+    n = len(example)
+    pips = sum(d for _, d, _ in example)
+    if (n, pips) <= rank:
+        return
+    shown = _play_from_steps(example)
+    if rank[0] == 0:
+        message = f"a move is possible: {shown}"
+    elif len(dice) == 2 and n == 2:
+        message = f"must use both dice: {shown} is possible"
+    elif len(dice) == 2:
+        message = f"must play the larger die ({max(roll)}): {shown} is possible"
+    else:
+        message = f"must play {n} of the four {dice[0]}s, not {rank[0]}: {shown} is possible"
+    raise IllegalMove(message, side=side)
