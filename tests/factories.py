@@ -1,0 +1,88 @@
+"""Shared factory_boy factories. Others may add factories at the END of this file only."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import factory
+from factory.django import DjangoModelFactory
+
+from tournament.models import Entry, Event, Player, Tournament, User
+
+DEFAULT_PASSWORD = "pass-for-tests-1"
+
+
+class UserFactory(DjangoModelFactory):
+    """A user with a known password (``DEFAULT_PASSWORD``)."""
+
+    class Meta:
+        model = User
+        django_get_or_create = ("username",)
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    email = factory.LazyAttribute(lambda u: f"{u.username}@example.org")
+    password = factory.django.Password(DEFAULT_PASSWORD)
+
+
+class PlayerFactory(DjangoModelFactory):
+    """A player without an account, rated around 1500."""
+
+    class Meta:
+        model = Player
+
+    name = factory.Sequence(lambda n: f"Player {n:04d}")
+    email = factory.LazyAttribute(lambda p: f"{p.name.lower().replace(' ', '.')}@example.org")
+    club = "Club Nord"
+    rating = factory.Sequence(lambda n: 1500.0 + (n * 37) % 400)
+
+
+class TournamentFactory(DjangoModelFactory):
+    """A public tournament with one director (``tournament.directors.first()``).
+
+    ``TournamentFactory(director=user)`` picks the director; ``directors=[]`` gives none.
+    """
+
+    class Meta:
+        model = Tournament
+        skip_postgeneration_save = True
+
+    name = factory.Sequence(lambda n: f"Open {n}")
+    slug = factory.Sequence(lambda n: f"open-{n}")
+    starts_on = factory.LazyFunction(dt.date.today)
+    ends_on = factory.LazyAttribute(lambda t: t.starts_on + dt.timedelta(days=2))
+    venue = "Club House"
+
+    @factory.post_generation
+    def director(self, create: bool, extracted: User | None, **kwargs: object) -> None:
+        if not create:
+            return
+        self.directors.add(extracted or UserFactory())
+
+    @factory.post_generation
+    def directors(self, create: bool, extracted: list[User] | None, **kwargs: object) -> None:
+        if create and extracted is not None:
+            self.directors.set(extracted)
+
+
+class EventFactory(DjangoModelFactory):
+    """A single-elimination Main of 7-point matches."""
+
+    class Meta:
+        model = Event
+
+    tournament = factory.SubFactory(TournamentFactory)
+    name = factory.Sequence(lambda n: f"Main {n}")
+    slug = factory.Sequence(lambda n: f"main-{n}")
+    kind = Event.Kind.MAIN
+    format = Event.Format.SINGLE_ELIMINATION
+    match_lengths = factory.LazyFunction(lambda: [7])
+
+
+class EntryFactory(DjangoModelFactory):
+    """A registered player in an event."""
+
+    class Meta:
+        model = Entry
+
+    event = factory.SubFactory(EventFactory)
+    player = factory.SubFactory(PlayerFactory)
