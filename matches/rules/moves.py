@@ -120,81 +120,106 @@ def _parse_play(text: str) -> Play:
         return Play()
     moves: list[Move] = []
     for token in words.replace(",", " ").split():
-        matched = _TOKEN.fullmatch(token)
-        if matched is None:
-            raise ParseError(f"{text!r} is not a play: cannot read {token!r}")
-        body, repeat = matched.groups()
-        count = 1
-        if repeat is not None:
-            count = int(repeat)
-            if not 1 <= count <= 4:
-                raise ParseError(f"{text!r} is not a play: a move is repeated 1 to 4 times")
-        chain = _parse_chain(text, body)
-        moves.extend(chain * count)
+        parsed = _token_moves(token)
+        if isinstance(parsed, str):
+            raise ParseError(f"{text!r} is not a play: {parsed}")
+        moves.extend(parsed)
     return Play(tuple(moves))
 
 
-def _parse_chain(text: str, body: str) -> list[Move]:
+@lru_cache(maxsize=4096)
+def _token_moves(token: str) -> tuple[Move, ...] | str:
+    """The moves of one written token such as ``24/21*/16`` or ``8/4(2)``, or why not."""
+    matched = _TOKEN.fullmatch(token)
+    if matched is None:
+        return f"cannot read {token!r}"
+    body, repeat = matched.groups()
+    count = 1
+    if repeat is not None:
+        count = int(repeat)
+        if not 1 <= count <= 4:
+            return f"{token!r}: a move is repeated 1 to 4 times"
     parts = body.split("/")
     if len(parts) < 2:
-        raise ParseError(f"{text!r} is not a play: {body!r} needs a from and a to point, like 13/9")
+        return f"{body!r} needs a from and a to point, like 13/9"
     points: list[int] = []
     hits: list[bool] = []
     for i, part in enumerate(parts):
         hit = part.endswith("*")
         name = part.rstrip("*")
         if part.count("*") > 1 or (hit and i == 0):
-            raise ParseError(f"{text!r} is not a play: misplaced '*' in {body!r}")
+            return f"misplaced '*' in {body!r}"
         if name == "bar":
             point = BAR_POINT
         elif name == "off":
             point = OFF
-        elif name.isascii() and name.isdigit() and len(name) <= 2:
+        elif name.isascii() and name.isdigit() and len(name) <= 2 and int(name) <= BAR_POINT:
             point = int(name)
         else:
-            raise ParseError(f"{text!r} is not a play: {name!r} is not a point")
+            return f"{name!r} is not a point"
         if point == BAR_POINT and i > 0:
-            raise ParseError(f"{text!r} is not a play: a checker cannot move to the bar")
+            return f"{body!r}: a checker cannot move to the bar"
         if point == OFF and i == 0:
-            raise ParseError(f"{text!r} is not a play: a move cannot start off the board")
+            return f"{body!r}: a move cannot start off the board"
         if point == OFF and hit:
-            raise ParseError(f"{text!r} is not a play: nothing can be hit off the board")
+            return f"{body!r}: nothing can be hit off the board"
         if points and point >= points[-1]:
-            raise ParseError(f"{text!r} is not a play: {body!r} does not move towards home")
+            return f"{body!r} does not move towards home"
         points.append(point)
         hits.append(hit)
-    return [Move(points[i], points[i + 1], hits[i + 1]) for i in range(len(points) - 1)]
+    chain = tuple(Move(points[i], points[i + 1], hits[i + 1]) for i in range(len(points) - 1))
+    return chain * count
 
 
 def _format_moves(moves: tuple[Move, ...]) -> str:
-    """GNU Backgammon style: highest point first, one checker's steps merged, repeats counted."""
+    """Write moves as GNU Backgammon does.
+
+    Moves go highest starting point first (moves from the same point keep their
+    order, so a written ``6/4 6/5`` stays as written). A move is joined to a later one that starts where
+    it ends: the meeting point is dropped unless it was a hit (``24/21*/16``).
+    Identical moves are counted (``8/4(2)``) and a point is marked ``*`` only once.
+    """
     if not moves:
         return ""
-    ordered = sorted(moves, key=lambda m: (-m.src, -m.dst))
-    # each chain: start point, then (point, hit) waypoints
-    chains: list[list[tuple[int, bool]]] = []
-    for move in ordered:
-        for chain in chains:
-            if chain[-1][0] == move.src and move.src != OFF:
-                chain.append((move.dst, move.hit))
-                break
-        else:
-            chains.append([(move.src, False), (move.dst, move.hit)])
+    ordered = sorted(moves, key=lambda m: -m.src)
+    chains = [[(m.src, False), (m.dst, m.hit)] for m in ordered]
+    alive = [True] * len(chains)
+    for i, chain in enumerate(chains):
+        if not alive[i]:
+            continue
+        for j in range(i + 1, len(chains)):
+            if alive[j] and chain[-1][0] != OFF and chain[-1][0] == chains[j][0][0]:
+                if chain[-1][1]:
+                    chain.append(chains[j][1])
+                else:
+                    chain[-1] = chains[j][1]
+                alive[j] = False
+    counts = [1] * len(chains)
+    for i, chain in enumerate(chains):
+        if not alive[i]:
+            continue
+        points = [p for p, _ in chain]
+        for j in range(i + 1, len(chains)):
+            if alive[j] and [p for p, _ in chains[j]] == points:
+                counts[i] += 1
+                alive[j] = False
+    marked: set[int] = set()
     texts: list[str] = []
-    counts: dict[str, int] = {}
-    for chain in chains:
+    for i, chain in enumerate(chains):
+        if not alive[i]:
+            continue
         parts = [_point_name(chain[0][0])]
-        last = len(chain) - 1
-        for i in range(1, len(chain)):
-            point, hit = chain[i]
-            if hit or i == last:
-                parts.append(_point_name(point) + ("*" if hit else ""))
-        text = "/".join(parts)
-        if text not in counts:
-            texts.append(text)
-            counts[text] = 0
-        counts[text] += 1
-    return " ".join(t if counts[t] == 1 else f"{t}({counts[t]})" for t in texts)
+        for point, _ in chain[1:-1]:
+            parts.append(f"{point}*")
+            marked.add(point)
+        point, hit = chain[-1]
+        star = ""
+        if hit and point != OFF and point not in marked:
+            star = "*"
+            marked.add(point)
+        parts.append(_point_name(point) + star)
+        texts.append("/".join(parts) + (f"({counts[i]})" if counts[i] > 1 else ""))
+    return " ".join(texts)
 
 
 # -- stepping ---------------------------------------------------------------------------
@@ -274,8 +299,16 @@ Step = tuple[int, int, bool]
 """(index, die, hit) of one step."""
 
 
-def _play_from_steps(steps: list[Step]) -> Play:
-    moves = [Move(s + 1, max(s + 1 - d, 0), hit) for s, d, hit in steps]
+def _play_from_steps(steps: list[Step], theirs: Board | list[int]) -> Play:
+    """The play of ``steps``, marking ``*`` as GNU Backgammon does.
+
+    A move is marked as a hit when an opposing checker stood on its destination
+    before the play began (``theirs`` is the opponent's board at that time).
+    """
+    moves = []
+    for s, d, _ in steps:
+        dst = max(s + 1 - d, 0)
+        moves.append(Move(s + 1, dst, dst > 0 and theirs[24 - dst] > 0))
     moves.sort(key=lambda m: (-m.src, -m.dst))
     return Play(tuple(moves))
 
@@ -357,7 +390,8 @@ def legal_plays(pos: Position, side: int, roll: Roll) -> list[Play]:
     check_roll(roll)
     mine = list(pos.boards[side])
     theirs = list(pos.boards[1 - side])
-    return [_play_from_steps(steps) for steps in _generate(mine, theirs, dice_to_play(roll))]
+    found = _generate(mine, theirs, dice_to_play(roll))
+    return [_play_from_steps(steps, theirs) for steps in found]
 
 
 def can_move(pos: Position, side: int, roll: Roll) -> bool:
@@ -420,7 +454,10 @@ class _Candidate:
     steps: tuple[tuple[int, int, bool, int], ...]
 
 
-def _die_sequences(distance: int, bear_off: bool, dice: tuple[int, ...]) -> list[tuple[int, ...]]:
+@lru_cache(maxsize=4096)
+def _die_sequences(
+    distance: int, bear_off: bool, dice: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
     """Ordered sequences of the available ``dice`` that cover ``distance``.
 
     A move to a point needs the exact sum; a bear-off may overshoot with its last die.
@@ -431,7 +468,7 @@ def _die_sequences(distance: int, bear_off: bool, dice: tuple[int, ...]) -> list
             total = sum(seq)
             if total == distance or (bear_off and total > distance and total - seq[-1] < distance):
                 found.add(seq)
-    return sorted(found, key=lambda seq: (len(seq), seq), reverse=True)
+    return tuple(sorted(found, key=lambda seq: (len(seq), seq), reverse=True))
 
 
 def _multiset_minus(dice: tuple[int, ...], used: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -447,7 +484,16 @@ def _multiset_minus(dice: tuple[int, ...], used: tuple[int, ...]) -> tuple[int, 
 def _candidates(moves: tuple[Move, ...], roll: Roll) -> tuple[_Candidate, ...]:
     """Every assignment of the roll's dice to the written moves, best first."""
     dice = dice_to_play(roll)
-    options: list[list[tuple[int, ...]]] = []
+    if len(moves) == 2 and len(dice) == 2 and moves[0].dst and moves[1].dst:
+        # the usual case: two single-die moves, one per die
+        first, second = moves
+        d1 = first.src - first.dst
+        d2 = second.src - second.dst
+        if (d1, d2) == roll or (d2, d1) == roll:
+            steps = [(first.src - 1, d1, True, 0), (second.src - 1, d2, True, 1)]
+            steps.sort(key=lambda step: -step[0])
+            return (_Candidate(2, d1 + d2, tuple(steps)),)
+    options: list[tuple[tuple[int, ...], ...]] = []
     for move in moves:
         options.append(_die_sequences(move.src - move.dst, move.dst == OFF, dice))
     found: dict[tuple[tuple[int, int, bool, int], ...], _Candidate] = {}
@@ -593,7 +639,7 @@ def _check_maximal(
     pips = sum(d for _, d, _ in example)
     if (n, pips) <= rank:
         return
-    shown = _play_from_steps(example)
+    shown = _play_from_steps(example, board_theirs)
     if rank[0] == 0:
         message = f"a move is possible: {shown}"
     elif len(dice) == 2 and n == 2:
