@@ -1,0 +1,419 @@
+"""Game records: the list of actions of a game, and replaying them under the rules.
+
+A record is what a ``.mat`` or ``.sgf`` file holds for one game: rolls with their
+plays, cube actions and the final ``Wins N points``. :func:`replay_game` plays it
+through from the starting position and checks every roll, play and cube action,
+and that the end of the game agrees with the result.
+
+>>> from matches.rules.match import MatchRules, MatchState
+>>> game = GameRecord(1, (0, 0), (
+...     RollPlay(0, (3, 1), "8/5 6/5", move=1),
+...     RollPlay(1, (6, 6), "24/18(2) 13/7(2)", move=1),
+... ))
+>>> replay_game(MatchState.start(5), MatchRules(5), game)
+Traceback (most recent call last):
+...
+matches.rules.errors.GameNotFinished: game 1 stops at move 1 before it is over: no one has borne off all 15 checkers, dropped or resigned
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cube import CubeState, OfferKind
+from .dice import check_roll
+from .errors import (
+    BadCubeValue,
+    BadDice,
+    GameAfterMatchEnd,
+    GameNotFinished,
+    IllegalMove,
+    OutOfTurn,
+    ParseError,
+    PointsMismatch,
+    ResultMismatch,
+    RulesError,
+    ScoreMismatch,
+)
+from .match import MatchRules, MatchState, Score
+from .moves import Play, can_move, check_play
+from .outcome import EndedBy, Result, game_points, result_for_points, result_kind
+from .position import CHECKERS, Position
+
+
+@dataclass(frozen=True, slots=True)
+class RollPlay:
+    """``side`` rolled ``dice`` and played ``play`` (``""``: nothing written after the roll).
+
+    ``move`` is the number of the file's move line (``N)``), for error locations.
+    """
+
+    side: int
+    dice: tuple[int, int]
+    play: str = ""
+    move: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Double:
+    """``side`` doubles; ``value`` is the stake offered as written (``Doubles => 2``)."""
+
+    side: int
+    value: int | None = None
+    move: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Beaver:
+    """``side``, just doubled, beavers; ``value`` as written (``Beavers => 4``)."""
+
+    side: int
+    value: int | None = None
+    move: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Raccoon:
+    """The original doubler raccoons the beaver; ``value`` as written."""
+
+    side: int
+    value: int | None = None
+    move: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """``side`` accepts the pending double (or beaver, raccoon)."""
+
+    side: int
+    move: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """``side`` refuses the pending double and loses the game."""
+
+    side: int
+    move: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    """``Wins N points``: the game's result as the file states it.
+
+    ``resigned`` is ``True`` or ``False`` when the file says so (SGF ``RE[W+2R]``),
+    ``None`` when it must be inferred (``.mat``: a game that stops before the last
+    checker is off and without a drop ended by resignation).
+    """
+
+    side: int
+    points: int
+    move: int | None = None
+    resigned: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A place in the record that could not be read; replaying it raises ``error``."""
+
+    error: ParseError
+    move: int | None = None
+    side: int | None = None
+
+
+type Action = RollPlay | Double | Beaver | Raccoon | Take | Drop | Win | Unreadable
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game of a match file: its number, the score before it, and its actions.
+
+    ``score`` is ``None`` when the game's score line could not be read (``error``
+    says why). ``auto_doubles`` is how many automatic doubles the game started with,
+    or ``None`` when the file does not say (``.mat``).
+    """
+
+    number: int
+    score: Score | None
+    actions: tuple[Action, ...] = ()
+    players: tuple[str, str] | None = None
+    auto_doubles: int | None = None
+    error: ParseError | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A whole match file: length (0: money), players (side 0 first), games, header data.
+
+    ``rules`` holds what the file itself says about the rules (``crawford``,
+    ``jacoby``...), for information.
+    """
+
+    length: int
+    players: tuple[str, str]
+    games: tuple[GameRecord, ...]
+    info: tuple[tuple[str, str], ...] = ()
+    rules: tuple[tuple[str, bool], ...] = ()
+
+    def first_error(self) -> ParseError | None:
+        """The first thing in the file that could not be read, in reading order.
+
+        >>> MatchRecord(1, ("A", "B"), ()).first_error() is None
+        True
+        """
+        for game in self.games:
+            if game.score is None and game.error is not None:
+                return game.error
+            for action in game.actions:
+                if isinstance(action, Unreadable):
+                    return action.error
+            if game.error is not None:
+                return game.error
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayedGame:
+    """A game that replayed without error: who won, how, and what it was worth."""
+
+    number: int
+    score_before: Score
+    winner: int
+    points: int
+    cube: int
+    result: Result
+    ended_by: EndedBy
+    crawford: bool
+    rolls: int
+    final: Position
+
+
+def _loc(exc: RulesError, game: int, move: int | None, side: int | None) -> RulesError:
+    return exc.located(game=game, move=move, side=side)
+
+
+def replay_game(state: MatchState, rules: MatchRules, record: GameRecord) -> ReplayedGame:
+    """Replay one game's record from the match state before it; return its outcome.
+
+    Every roll must be two dice 1-6 (the opening roll no doublet), every play legal
+    for its roll and position, every cube action legal, and the end of the game
+    (the 15th checker off, a drop or a resignation) must agree with ``Wins N``.
+    Errors carry the game number, the move number and the side.
+    """
+    game = state.game_number
+    if state.is_over:
+        raise GameAfterMatchEnd(
+            f"game {game} comes after the end of the match "
+            f"({state.score[0]}-{state.score[1]} in a {state.length}-point match)",
+            game=game,
+        )
+    if record.score is None:
+        error = record.error or ParseError("the game's score line cannot be read")
+        raise error.located(game=game)
+    if tuple(record.score) != state.score:
+        raise ScoreMismatch(
+            f"game {game} says the score is {record.score[0]}-{record.score[1]}, "
+            f"but the games before make it {state.score[0]}-{state.score[1]}",
+            game=game,
+        )
+    if record.auto_doubles is not None or not (rules.money and rules.auto_doubles):
+        return _replay(state, rules, record, record.auto_doubles or 0)
+    # A .mat file does not record automatic doubles: accept the count that fits.
+    first: RulesError | None = None
+    for autos in range(rules.auto_doubles + 1):
+        try:
+            return _replay(state, rules, record, autos)
+        except RulesError as exc:
+            first = first or exc
+    assert first is not None
+    raise first
+
+
+def _replay(state: MatchState, rules: MatchRules, record: GameRecord, autos: int) -> ReplayedGame:
+    game = state.game_number
+    cube = state.game_cube(rules)
+    for _ in range(autos):
+        try:
+            cube = cube.auto_double()
+        except RulesError as exc:
+            raise exc.located(game=game) from None
+    pos = Position.start()
+    turn: int | None = None
+    rolls = [0, 0]
+    ended: EndedBy | None = None
+    winner: int | None = None
+    points = 0
+    result = Result.SINGLE
+    unplayed: RollPlay | None = None  # a roll with no play although one was possible
+    last_move: int | None = None
+    win_seen = False
+    for action in record.actions:
+        move = action.move if action.move is not None else last_move
+        last_move = move
+        if isinstance(action, Unreadable):
+            raise _loc(action.error, game, move, action.side)
+        side = action.side
+        if win_seen:
+            raise _loc(OutOfTurn("nothing may follow the game's result"), game, move, side)
+        if unplayed is not None and not isinstance(action, Win):
+            raise _loc(
+                IllegalMove(
+                    f"{_dice(unplayed.dice)} was rolled but not played, and a move was possible"
+                ),
+                game,
+                unplayed.move,
+                unplayed.side,
+            )
+        if ended is not None and not isinstance(action, Win):
+            raise _loc(
+                OutOfTurn(f"the game was already over (ended by {ended}): nothing may follow"),
+                game,
+                move,
+                side,
+            )
+        try:
+            if isinstance(action, RollPlay):
+                offer = cube.offer
+                if offer is not None:
+                    if offer.kind is OfferKind.BEAVER and side == 1 - offer.by:
+                        cube = cube.take(side)  # a roll after a beaver means it was taken
+                    else:
+                        raise OutOfTurn(
+                            f"side {side} rolled while side {offer.by}'s "
+                            f"{offer.kind} awaited an answer"
+                        )
+                check_roll(action.dice)
+                if turn is None:
+                    if action.dice[0] == action.dice[1]:
+                        raise BadDice(
+                            f"the opening roll cannot be a doublet ({_dice(action.dice)}): "
+                            "equal opening throws are thrown again"
+                        )
+                elif side != turn:
+                    raise OutOfTurn(f"side {side} rolled on side {turn}'s turn")
+                text = action.play.strip()
+                if text:
+                    pos = check_play(pos, side, action.dice, Play.parse(text))
+                elif can_move(pos, side, action.dice):
+                    unplayed = action
+                rolls[side] += 1
+                turn = 1 - side
+                if pos.off(side) == CHECKERS:
+                    ended, winner = EndedBy.PLAY, side
+                    result = result_kind(pos, side)
+                    jacoby = rules.money and rules.jacoby and not cube.turned
+                    points = game_points(cube.value, result, jacoby=jacoby)
+            elif isinstance(action, Double):
+                if cube.offer is not None and cube.offer.by == 1 - side:
+                    if cube.offer.kind is OfferKind.DOUBLE:
+                        cube = cube.beaver(side)
+                    else:
+                        cube = cube.raccoon(side)
+                else:
+                    if turn is None:
+                        raise OutOfTurn(f"side {side} doubled before the opening roll was played")
+                    if side != turn:
+                        raise OutOfTurn(f"side {side} doubled on side {turn}'s turn")
+                    cube = cube.double(side, own_rolls=rolls[side])
+                _check_written(action.value, cube)
+            elif isinstance(action, Beaver):
+                cube = cube.beaver(side)
+                _check_written(action.value, cube)
+            elif isinstance(action, Raccoon):
+                cube = cube.raccoon(side)
+                _check_written(action.value, cube)
+            elif isinstance(action, Take):
+                cube = cube.take(side)
+            elif isinstance(action, Drop):
+                outcome = cube.drop(side)
+                ended, winner, points = EndedBy.DROP, outcome.winner, outcome.points
+                result = Result.SINGLE
+            else:
+                win_seen = True
+                ended, winner, points, result = _check_win(
+                    action, ended, winner, points, result, cube, rules
+                )
+                unplayed = None
+        except RulesError as exc:
+            raise _loc(exc, game, move, side) from None
+    if ended is None or winner is None:
+        raise GameNotFinished(
+            f"game {game} stops at move {last_move} before it is over: no one has borne off "
+            "all 15 checkers, dropped or resigned",
+            game=game,
+            move=last_move,
+        )
+    return ReplayedGame(
+        number=game,
+        score_before=state.score,
+        winner=winner,
+        points=points,
+        cube=cube.value,
+        result=result,
+        ended_by=ended,
+        crawford=cube.crawford,
+        rolls=sum(rolls),
+        final=pos,
+    )
+
+
+def _dice(dice: tuple[int, int]) -> str:
+    return f"{dice[0]}{dice[1]}"
+
+
+def _check_written(value: int | None, cube: CubeState) -> None:
+    if value is not None and value != cube.proposed:
+        raise BadCubeValue(f"the cube is offered at {value}, but it stands at {cube.value}")
+
+
+def _check_win(
+    action: Win,
+    ended: EndedBy | None,
+    winner: int | None,
+    points: int,
+    result: Result,
+    cube: CubeState,
+    rules: MatchRules,
+) -> tuple[EndedBy, int, int, Result]:
+    """Check ``Wins N points`` against how the game ended; return the game's outcome."""
+    side = action.side
+    if ended is EndedBy.PLAY:
+        assert winner is not None
+        if side != winner:
+            raise ResultMismatch(
+                f"side {winner} bore off all 15 checkers, but side {side} is said to win"
+            )
+        if action.resigned:
+            raise ResultMismatch("the game was played out, not resigned")
+        if action.points != points:
+            raise PointsMismatch(
+                f"Wins {action.points}: a {result} with the cube at {cube.value} is worth {points}"
+            )
+        return ended, winner, points, result
+    if ended is EndedBy.DROP:
+        assert winner is not None
+        if side != winner:
+            raise ResultMismatch(f"side {1 - winner} dropped, but side {side} is said to win")
+        if action.points != points:
+            raise PointsMismatch(
+                f"Wins {action.points}: a dropped double with the cube at {points} is worth {points}"
+            )
+        return ended, winner, points, result
+    if action.resigned is False:
+        raise GameNotFinished(
+            "the game stops before the last checker is off, without a drop or a resignation"
+        )
+    try:
+        result = result_for_points(cube.value, action.points)
+    except PointsMismatch:
+        raise PointsMismatch(
+            f"Wins {action.points}: a resigned game is worth the cube ({cube.value}) "
+            "times 1, 2 or 3"
+        ) from None
+    jacoby = rules.money and rules.jacoby and not cube.turned
+    if jacoby and result is not Result.SINGLE:
+        raise PointsMismatch(
+            f"Wins {action.points}: under the Jacoby rule, with the cube never turned, "
+            f"a resignation is worth {cube.value}"
+        )
+    return EndedBy.RESIGN, side, action.points, result
