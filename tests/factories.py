@@ -7,7 +7,8 @@ import datetime as dt
 import factory
 from factory.django import DjangoModelFactory
 
-from tournament.models import Entry, Event, Player, Tournament, User
+from matches.models import Match
+from tournament.models import Entry, Event, Player, Round, Tournament, User
 
 DEFAULT_PASSWORD = "pass-for-tests-1"
 
@@ -86,3 +87,31 @@ class EntryFactory(DjangoModelFactory):
 
     event = factory.SubFactory(EventFactory)
     player = factory.SubFactory(PlayerFactory)
+
+
+class RoundFactory(DjangoModelFactory):
+    """A started round (round 1 unless told) of an event, with the event's length for it."""
+
+    class Meta:
+        model = Round
+
+    event = factory.SubFactory(EventFactory)
+    number = 1
+    match_length = factory.LazyAttribute(lambda r: r.event.length_for_round(r.number))
+    status = Round.Status.STARTED
+
+
+class MatchFactory(DjangoModelFactory):
+    """A ready match between two new entries of its round's event."""
+
+    class Meta:
+        model = Match
+
+    round = factory.SubFactory(RoundFactory)
+    event = factory.SelfAttribute("round.event")
+    slot = factory.Sequence(lambda n: n)
+    entry1 = factory.SubFactory(EntryFactory, event=factory.SelfAttribute("..event"))
+    entry2 = factory.SubFactory(EntryFactory, event=factory.SelfAttribute("..event"))
+    length = factory.SelfAttribute("round.match_length")
+    crawford = factory.SelfAttribute("event.crawford")
+    status = Match.Status.READY

@@ -6,4 +6,7 @@ class TournamentConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        from tournament import receivers  # noqa: F401 - connects the signal receivers
+        from tournament import (  # noqa: F401 - connect the signal receivers
+            receivers,
+            receivers_ratings,
+        )
