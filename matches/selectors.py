@@ -1,0 +1,141 @@
+"""Read-only queries about matches, their games and reports (no side effects)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db.models import Prefetch, Q, QuerySet
+
+from matches.models import Game, Match, Submission
+from matches.rules.match import MatchRules, MatchState
+from tournament.models import Entry, Player, User
+
+#: Statuses of a match a player still has to do something about.
+OPEN_STATUSES = (
+    Match.Status.READY,
+    Match.Status.PLAYING,
+    Match.Status.REPORTED,
+    Match.Status.DISPUTED,
+)
+
+
+def match_rules(match: Match) -> MatchRules:
+    """The rules the match is played by (its own copy of the event's settings)."""
+    return MatchRules(length=match.length, crawford=match.crawford, holland=match.holland)
+
+
+def match_games(*, match: Match) -> list[Game]:
+    """The match's games in order, voided ones left out."""
+    return list(Game.objects.filter(match_id=match.pk, voided=False).order_by("number"))
+
+
+def match_state(*, match: Match, games: Iterable[Game] | None = None) -> MatchState:
+    """The engine's view of the match: its starting score and the score after each game."""
+    played = match_games(match=match) if games is None else games
+    return MatchState.replay(
+        match.length,
+        [(g.winner_side - 1, g.points) for g in played],
+        start=(match.start_score1, match.start_score2),
+    )
+
+
+def match_crawford_game_number(*, match: Match, games: Iterable[Game] | None = None) -> int | None:
+    """The number of the Crawford game, played or next, derived from the scores."""
+    return match_state(match=match, games=games).crawford_game_number(match_rules(match))
+
+
+def match_with_players(*, match_id: int) -> Match:
+    """A match with its event, round, entries and players loaded (for pages)."""
+    return Match.objects.select_related(
+        "event__tournament", "round", "entry1__player", "entry2__player", "winner__player"
+    ).get(pk=match_id)
+
+
+def match_submissions(*, match: Match) -> QuerySet[Submission]:
+    """Every report about the match, oldest first, with who made it."""
+    return (
+        Submission.objects.filter(match_id=match.pk)
+        .select_related("submitted_by", "via_entry__player")
+        .order_by("version")
+    )
+
+
+def entry_matches(*, entry: Entry) -> QuerySet[Match]:
+    """The entry's matches in its event, earliest round first."""
+    return (
+        Match.objects.filter(Q(entry1=entry) | Q(entry2=entry))
+        .select_related(
+            "event__tournament", "round", "entry1__player", "entry2__player", "winner__player"
+        )
+        .order_by("round__number", "round__bracket", "slot")
+    )
+
+
+def entry_next_match(*, entry: Entry) -> Match | None:
+    """The match the entry plays or reports next, or ``None`` when it has none open."""
+    return entry_matches(entry=entry).filter(status__in=OPEN_STATUSES).first()
+
+
+def player_for_user(*, user: User) -> Player | None:
+    """The player record linked to a user account, if any."""
+    return Player.objects.filter(user_id=user.pk).first()
+
+
+def player_entries(*, player: Player) -> QuerySet[Entry]:
+    """The player's entries, newest event first."""
+    return (
+        Entry.objects.filter(player=player)
+        .select_related("event__tournament")
+        .order_by("-event__created_at", "-pk")
+    )
+
+
+def directed_matches(*, user: User) -> QuerySet[Match]:
+    """Matches of tournaments the user directs (every tournament for staff)."""
+    queryset = Match.objects.select_related(
+        "event__tournament", "round", "entry1__player", "entry2__player", "reported_by__player"
+    )
+    if user.is_staff or user.is_superuser:
+        return queryset
+    return queryset.filter(event__tournament__directors=user)
+
+
+def dispute_queue(*, user: User) -> list[Match]:
+    """Disputed matches first, then results awaiting confirmation, oldest first.
+
+    Each match gets ``last_dispute``: its latest dispute or conflicting report (or ``None``).
+    """
+    matches = list(
+        directed_matches(user=user)
+        .filter(status__in=[Match.Status.DISPUTED, Match.Status.REPORTED])
+        .order_by("updated_at")
+    )
+    matches.sort(key=lambda m: m.status != Match.Status.DISPUTED)
+    latest: dict[int, Submission] = {}
+    disputes = (
+        Submission.objects.filter(match__in=[m.pk for m in matches])
+        .filter(
+            Q(kind=Submission.Kind.DISPUTE, status=Submission.Status.ACCEPTED)
+            | Q(error_code="conflicting-report")
+        )
+        .select_related("via_entry__player")
+        .order_by("match_id", "version")
+    )
+    for submission in disputes:
+        latest[submission.match_id] = submission
+    for match in matches:
+        match.last_dispute = latest.get(match.pk)  # type: ignore[attr-defined]
+    return matches
+
+
+def match_detail(*, match_id: int) -> Match:
+    """A match with what its API representation shows: players, round, event, its games."""
+    return (
+        Match.objects.select_related(
+            "event", "round", "entry1__player", "entry2__player", "winner__player"
+        )
+        .prefetch_related(
+            Prefetch("games", queryset=Game.objects.filter(voided=False).order_by("number"))
+        )
+        .get(pk=match_id)
+    )

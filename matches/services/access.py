@@ -1,0 +1,108 @@
+"""Who may act on a match: one of its two players, or a director of its tournament.
+
+An :class:`Actor` is the credential a request carries: a logged-in user, the
+private report link of an entry (``Entry.report_key``), or both. :func:`match_role`
+turns it into a :class:`Role` on one match, or refuses: nobody else may act.
+A user who plays in the match acts as that player, even if they also direct the
+tournament; directing a tournament gives rights on its matches only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied
+from rest_framework.exceptions import NotAuthenticated
+
+from matches.models import Match
+from tournament.models import Entry, Event, Tournament, User
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """The credentials of whoever acts: a user account, an entry's private link, or both."""
+
+    user: User | None = None
+    entry: Entry | None = None
+
+    @property
+    def anonymous(self) -> bool:
+        return self.entry is None and (self.user is None or not self.user.is_authenticated)
+
+
+@dataclass(frozen=True, slots=True)
+class Role:
+    """What an actor is on one match: a player (side 1 or 2, with the entry) or a director."""
+
+    side: int | None
+    entry_id: int | None
+    director: bool
+
+    @property
+    def player(self) -> bool:
+        return self.side is not None
+
+
+def entry_by_report_key(*, key: str) -> Entry:
+    """The entry a private report link belongs to; 403 for an unknown or expired link."""
+    entry = (
+        Entry.objects.select_related("player", "event").filter(report_key=key.strip()).first()
+        if key and key.strip()
+        else None
+    )
+    if entry is None:
+        raise PermissionDenied("This report link is not valid.")
+    if entry.event.status == Event.Status.FINISHED:
+        raise PermissionDenied("This report link has expired: the event is finished.")
+    return entry
+
+
+def is_director(*, user: User | None, tournament_id: int) -> bool:
+    """Whether ``user`` directs the tournament (staff and superusers direct them all)."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff or user.is_superuser:
+        return True
+    return Tournament.directors.through.objects.filter(
+        tournament_id=tournament_id, user_id=user.pk
+    ).exists()
+
+
+def match_role(*, match: Match, actor: Actor) -> Role:
+    """The actor's role on ``match``; 401 without credentials, 403 for anybody else.
+
+    ``match.event`` should be loaded with the match (its tournament decides who directs).
+    """
+    if actor.anonymous:
+        raise NotAuthenticated("Log in, send a token, or use your private report link.")
+    sides = {match.entry1_id: 1, match.entry2_id: 2}
+    sides.pop(None, None)
+    if actor.entry is not None:
+        side = sides.get(actor.entry.pk)
+        if side is None:
+            raise PermissionDenied("This report link is for another match.")
+        return Role(side=side, entry_id=actor.entry.pk, director=False)
+    user = actor.user
+    assert user is not None
+    if sides:
+        mine = (
+            Entry.objects.filter(pk__in=list(sides), player__user_id=user.pk)
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if mine is not None:
+            return Role(side=sides[mine], entry_id=mine, director=False)
+    if is_director(user=user, tournament_id=match.event.tournament_id):
+        return Role(side=None, entry_id=None, director=True)
+    raise PermissionDenied("Only the match's players and the tournament's directors may do this.")
+
+
+def director_role(*, match: Match, actor: Actor) -> Role:
+    """The actor as a director of the match's tournament, whether or not they also play in it."""
+    if actor.anonymous:
+        raise NotAuthenticated("Log in as a director of this tournament.")
+    if actor.user is not None and is_director(
+        user=actor.user, tournament_id=match.event.tournament_id
+    ):
+        return Role(side=None, entry_id=None, director=True)
+    raise PermissionDenied("Only the tournament's directors may do this.")

@@ -1,0 +1,251 @@
+"""Every report is kept: the one way reports reach the database.
+
+:func:`submission_run` locks the match row, asks the report's ``decide`` function
+what the report means, stores a new :class:`~matches.models.Submission` version
+(accepted or rejected, with the error's code, message and location) and applies
+the accepted changes, all in one transaction. A refused report is committed as a
+rejected submission and its error is raised after the commit, so nothing a player
+or director sends is ever lost, and nothing refused changes the score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.shortcuts import get_object_or_404
+
+from matches.models import Game, Match, Submission
+from matches.rules.errors import RulesError
+from matches.services.access import Actor, Role, match_role
+from matches.signals import announce_match_changed, announce_match_completed
+from tournament.api_errors import Conflict, DomainError
+
+#: Refusals that are stored as rejected submissions (anything else is a bug: it propagates).
+REFUSALS = (RulesError, DomainError, Conflict)
+
+#: Match fields a report may change.
+MATCH_FIELDS = (
+    "score1",
+    "score2",
+    "status",
+    "winner",
+    "decision",
+    "reported_by",
+    "started_at",
+    "decided_at",
+    "confirmed_at",
+    "advanced_at",
+    "flagged",
+    "updated_at",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RequestMeta:
+    """Where a report came from."""
+
+    ip: str | None = None
+    user_agent: str = ""
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What ``decide`` concluded: new games (and moves for stored ones), voiding, or a refusal.
+
+    ``error`` set with no other change is a plain rejection. ``error`` set together
+    with match changes (a conflicting report that sends the match to the director)
+    keeps those changes and still stores the submission as rejected.
+    """
+
+    games: list[Game] = field(default_factory=list)
+    moves: dict[int, list[Any]] = field(default_factory=dict)
+    void: bool = False
+    match_changed: bool = False
+    completed: bool = False
+    error: Exception | None = None
+    payload: dict[str, Any] | None = None
+
+
+Decide = Callable[[Match, Role], Outcome]
+
+
+def error_fields(exc: Exception) -> dict[str, Any]:
+    """The code, message and detail stored for a refused report (and shown by the API)."""
+    if isinstance(exc, RulesError):
+        return {
+            "error_code": exc.code,
+            "error_message": exc.message,
+            "error_detail": {**exc.as_dict(), **exc.data},
+        }
+    if isinstance(exc, (DomainError, Conflict)):
+        return {
+            "error_code": exc.error_code,
+            "error_message": str(exc.detail),
+            "error_detail": _jsonable(exc.extra),
+        }
+    return {"error_code": "invalid", "error_message": str(exc), "error_detail": {}}
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
+def match_lock(*, match_id: int) -> Match:
+    """The match row, locked until the transaction ends (its event and entries read, not locked)."""
+    queryset = Match.objects.select_related("event", "entry1", "entry2")
+    if transaction.get_connection().features.has_select_for_update_of:
+        queryset = queryset.select_for_update(of=("self",))
+    else:
+        queryset = queryset.select_for_update()
+    return get_object_or_404(queryset, pk=match_id)
+
+
+def _next_version(match: Match) -> int:
+    latest = Submission.objects.filter(match_id=match.pk).aggregate(v=Max("version"))["v"]
+    return (latest or 0) + 1
+
+
+def _submission(
+    *,
+    match: Match,
+    kind: str,
+    actor: Actor,
+    role: Role | None,
+    meta: RequestMeta,
+    payload: dict[str, Any],
+    file_name: str,
+    file_text: str,
+    error: Exception | None,
+) -> Submission:
+    user = actor.user if actor.user is not None and actor.user.is_authenticated else None
+    via_entry = role.entry_id if role is not None else (actor.entry.pk if actor.entry else None)
+    return Submission(
+        match=match,
+        version=_next_version(match),
+        kind=kind,
+        status=Submission.Status.REJECTED if error else Submission.Status.ACCEPTED,
+        submitted_by=user,
+        via_entry_id=via_entry,
+        as_director=bool(role and role.director),
+        ip_address=meta.ip,
+        user_agent=meta.user_agent[:300],
+        payload=_jsonable(payload),
+        file_name=file_name[:200],
+        file_text=file_text,
+        **(error_fields(error) if error else {}),
+    )
+
+
+def submission_run(
+    *,
+    match_id: int,
+    kind: str,
+    actor: Actor,
+    meta: RequestMeta,
+    payload: dict[str, Any],
+    decide: Decide,
+    role_of: Callable[..., Role] = match_role,
+    file_name: str = "",
+    file_text: str = "",
+) -> Match:
+    """Lock the match, decide, store the submission and apply the outcome; raise a refusal.
+
+    Who may act is checked first: a request by somebody who may not act on the
+    match is answered 401/403 and is not a report about it.
+    """
+    try:
+        with transaction.atomic():
+            match = match_lock(match_id=match_id)
+            role = role_of(match=match, actor=actor)
+            try:
+                outcome = decide(match, role)
+            except REFUSALS as exc:
+                outcome = Outcome(error=exc)
+            submission = _submission(
+                match=match,
+                kind=kind,
+                actor=actor,
+                role=role,
+                meta=meta,
+                payload=outcome.payload if outcome.payload is not None else payload,
+                file_name=file_name,
+                file_text=file_text,
+                error=outcome.error,
+            )
+            submission.save(force_insert=True)
+            _apply(match, outcome, submission)
+    except IntegrityError:
+        # Only reachable if two reports got past the row lock at once (it cannot on
+        # PostgreSQL): the database's unique constraints kept the second one out.
+        conflict = Conflict(
+            "This game was recorded by another report at the same moment; reload the match.",
+            code="game-already-recorded",
+        )
+        submission_reject(
+            match_id=match_id, kind=kind, actor=actor, meta=meta, payload=payload, error=conflict
+        )
+        raise conflict from None
+    if outcome.error is not None:
+        raise outcome.error
+    return match
+
+
+def _apply(match: Match, outcome: Outcome, submission: Submission) -> None:
+    if outcome.void:
+        Game.objects.filter(match_id=match.pk, voided=False).update(voided=True)
+    for game_id, moves in outcome.moves.items():
+        Game.objects.filter(pk=game_id).update(moves=moves)
+    if outcome.games:
+        for game in outcome.games:
+            game.match = match
+            game.submission = submission
+        Game.objects.bulk_create(outcome.games)
+    if outcome.match_changed:
+        match.save(update_fields=MATCH_FIELDS)
+        announce_match_changed(match.pk, match.event_id)
+    if outcome.completed:
+        announce_match_completed(match.pk, match.event_id)
+
+
+def submission_reject(
+    *,
+    match_id: int,
+    kind: str,
+    actor: Actor,
+    meta: RequestMeta,
+    payload: dict[str, Any],
+    error: Exception,
+    role_of: Callable[..., Role] = match_role,
+    file_name: str = "",
+    file_text: str = "",
+) -> Submission:
+    """Store a report refused before it could be read (bad input) as a rejected submission.
+
+    Raises 401/403/404 like any report when the actor may not act on the match.
+    """
+    with transaction.atomic():
+        match = match_lock(match_id=match_id)
+        role = role_of(match=match, actor=actor)
+        submission = _submission(
+            match=match,
+            kind=kind,
+            actor=actor,
+            role=role,
+            meta=meta,
+            payload=payload,
+            file_name=file_name,
+            file_text=file_text,
+            error=error,
+        )
+        submission.save(force_insert=True)
+    return submission

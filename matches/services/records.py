@@ -1,0 +1,266 @@
+"""Uploaded match files (``.mat`` or GNU Backgammon ``.sgf``) as whole-match reports.
+
+The rules engine reads the file and replays every game move by move; the match's
+games are then taken from it. The file's two players are matched to the match's
+players by name; when the names differ the reporter says which match player is
+the file's first player (``first_is``), or that the file has them the other way
+round (``swap``). A file that cannot be read or breaks a rule is stored as a
+rejected submission whose error names the game, move and side.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.shortcuts import get_object_or_404
+
+from matches.models import Match
+from matches.rules.check import read_match
+from matches.rules.errors import ParseError, RulesError
+from matches.rules.match import DoubleReport, GameReport, MatchState
+from matches.rules.matfile import decode
+from matches.rules.record import (
+    Beaver,
+    Double,
+    Drop,
+    GameRecord,
+    MatchRecord,
+    Raccoon,
+    RollPlay,
+    Take,
+    Win,
+    replay_game,
+)
+from matches.selectors import match_rules
+from matches.services.access import Actor, match_role
+from matches.services.ledger import RequestMeta, submission_reject, submission_run
+from matches.services.reporting import SideGame, whole_match_decide
+from tournament.api_errors import Conflict, DomainError
+
+#: The largest match file accepted, in bytes (a long 25-point match is about 60 kB).
+DEFAULT_MAX_BYTES = 1_048_576
+
+
+def max_file_bytes() -> int:
+    """The upload limit (setting ``MATCH_FILE_MAX_BYTES``)."""
+    return int(getattr(settings, "MATCH_FILE_MAX_BYTES", DEFAULT_MAX_BYTES))
+
+
+def file_too_large(size: int) -> DomainError:
+    """The refusal for an upload over the limit (HTTP 413)."""
+    limit = max_file_bytes()
+    return DomainError(
+        f"The file is {size} bytes; match files may be at most {limit} bytes.",
+        code="file-too-large",
+        status_code=413,
+        limit=limit,
+    )
+
+
+def name_key(name: str) -> str:
+    """A player name compared loosely: case, accents, spaces and underscores ignored.
+
+    >>> name_key("  Zoë_van  Dijk ") == name_key("zoe van dijk")
+    True
+    """
+    folded = unicodedata.normalize("NFKD", name.replace("_", " ")).casefold()
+    return " ".join("".join(c for c in folded if not unicodedata.combining(c)).split())
+
+
+@dataclass(frozen=True, slots=True)
+class ReadFile:
+    """A match file read and replayed: games in the match's orientation."""
+
+    record: MatchRecord
+    swapped: bool
+    games: list[SideGame]
+    score: tuple[int, int]
+
+
+def _swapped(match: Match, record: MatchRecord, first_is: int | None, swap: bool | None) -> bool:
+    """Whether the file's first player is the match's second one."""
+    assert match.entry1 is not None
+    assert match.entry2 is not None
+    players = (match.entry1.player, match.entry2.player)
+    if first_is is not None:
+        for side, player in enumerate(players):
+            if player.pk == first_is:
+                return side == 1
+        raise DomainError(
+            f"Player {first_is} does not play in this match.", code="not-in-match", field="first_is"
+        )
+    if swap is not None:
+        return swap
+    file_names = [name_key(n) for n in record.players]
+    match_names = [name_key(p.name) for p in players]
+    if file_names == match_names:
+        return False
+    if file_names == match_names[::-1]:
+        return True
+    raise DomainError(
+        f"The file's players ({record.players[0]} and {record.players[1]}) are not this "
+        f"match's players ({players[0].name} and {players[1].name}): say which match player "
+        f"is {record.players[0]} (first_is), or swap.",
+        code="players-unmatched",
+        field="first_is",
+        file_players=list(record.players),
+        match_players=[{"id": p.pk, "name": p.name} for p in players],
+    )
+
+
+def _flip(side: int, swapped: bool) -> int:
+    return 1 - side if swapped else side
+
+
+def _doubles_and_moves(
+    game: GameRecord, swapped: bool
+) -> tuple[tuple[DoubleReport, ...], list[dict[str, Any]]]:
+    """The game's doubles (the doubler's own rolls before each) and its actions as JSON.
+
+    Sides in both are the match's: 0 for its first player.
+    """
+    rolls = [0, 0]
+    doubles: list[DoubleReport] = []
+    pending: tuple[int, int] | None = None
+    moves: list[dict[str, Any]] = []
+    for action in game.actions:
+        side = _flip(action.side, swapped) if hasattr(action, "side") else None
+        entry: dict[str, Any] = {"side": None if side is None else side + 1}
+        if isinstance(action, RollPlay):
+            rolls[action.side] += 1
+            entry.update(kind="roll", move=action.move, dice=list(action.dice), play=action.play)
+        elif isinstance(action, Double):
+            pending = (action.side, rolls[action.side])
+            entry.update(kind="double", move=action.move, value=action.value)
+        elif isinstance(action, (Take, Drop)) and pending is not None:
+            response = "take" if isinstance(action, Take) else "drop"
+            doubles.append(DoubleReport(_flip(pending[0], swapped), pending[1], response))
+            pending = None
+            entry.update(kind=response, move=action.move)
+        elif isinstance(action, (Beaver, Raccoon)):
+            entry.update(kind=type(action).__name__.lower(), move=action.move)
+        elif isinstance(action, Win):
+            entry.update(kind="win", move=action.move, points=action.points)
+        moves.append(entry)
+    return tuple(doubles), moves
+
+
+def record_read(
+    *, match: Match, data: bytes, first_is: int | None = None, swap: bool | None = None
+) -> ReadFile:
+    """Read and replay a match file for ``match``; raise the engine's first error."""
+    record = read_match(data)
+    if record.length != match.length:
+        raise DomainError(
+            f"The file is a {record.length}-point match; this match is {match.length} points.",
+            code="length-mismatch",
+            file_length=record.length,
+        )
+    swapped = _swapped(match, record, first_is, swap)
+    start = (match.start_score1, match.start_score2)
+    file_start = start[::-1] if swapped else start
+    rules = match_rules(match)
+    state = MatchState.start(match.length, file_start)
+    games: list[SideGame] = []
+    for game in record.games:
+        names = game.players
+        if names is not None and names != record.players and game.score is not None:
+            raise ParseError(
+                f"game {state.game_number} is between {names[0]} and {names[1]}, "
+                f"not the file's players {record.players[0]} and {record.players[1]}",
+                game=state.game_number,
+            )
+        played = replay_game(state, rules, game)
+        state = state.after_game(played.winner, played.points)
+        doubles, moves = _doubles_and_moves(game, swapped)
+        report = GameReport(
+            winner=_flip(played.winner, swapped),
+            cube=played.cube,
+            result=played.result,
+            ended_by=played.ended_by,
+        )
+        games.append(SideGame(report=report, moves=moves, doubles=doubles))
+    score = state.score[::-1] if swapped else state.score
+    return ReadFile(record=record, swapped=swapped, games=games, score=(score[0], score[1]))
+
+
+def _payload(match: Match, read: ReadFile | None, first_is: int | None, swap: bool | None) -> dict:
+    payload: dict[str, Any] = {}
+    if first_is is not None:
+        payload["first_is"] = first_is
+    if swap is not None:
+        payload["swap"] = swap
+    if read is None:
+        return payload
+    assert match.entry1 is not None
+    assert match.entry2 is not None
+    ids = (match.entry1.player_id, match.entry2.player_id)
+    payload["file_players"] = list(read.record.players)
+    payload["swapped"] = read.swapped
+    payload["score"] = list(read.score)
+    payload["games"] = [
+        {
+            "winner": ids[g.report.winner],
+            "cube": g.report.cube,
+            "result": str(g.report.result),
+            "ended_by": str(g.report.ended_by),
+            "doubles": [
+                {"by": ids[d.by], "turn": d.turn, "response": str(d.response)}
+                for d in g.doubles or ()
+            ],
+        }
+        for g in read.games
+    ]
+    return payload
+
+
+def record_upload(
+    *,
+    match_id: int,
+    actor: Actor,
+    file_name: str,
+    data: bytes,
+    meta: RequestMeta,
+    first_is: int | None = None,
+    swap: bool | None = None,
+) -> Match:
+    """Report a whole match by its file; the engine replays it before anything is stored."""
+    match = get_object_or_404(
+        Match.objects.select_related("event", "entry1__player", "entry2__player"), pk=match_id
+    )
+    match_role(match=match, actor=actor)  # 401/403 before the file is even read
+    text = decode(data)
+    common: dict[str, Any] = {
+        "match_id": match_id,
+        "kind": "record",
+        "actor": actor,
+        "meta": meta,
+        "file_name": file_name,
+        "file_text": text,
+    }
+    read: ReadFile | None = None
+    try:
+        if len(data) > max_file_bytes():
+            raise file_too_large(len(data))
+        if None in (match.entry1, match.entry2) or match.is_bye:
+            raise Conflict("This match is not ready to be played yet.", code="match-not-ready")
+        read = record_read(match=match, data=data, first_is=first_is, swap=swap)
+    except (RulesError, DomainError, Conflict) as exc:
+        submission_reject(payload=_payload(match, None, first_is, swap), error=exc, **common)
+        raise
+    expected = (match.entry1_id, match.entry2_id, match.start_score1, match.start_score2)
+
+    def games(locked: Match) -> list[SideGame]:
+        now = (locked.entry1_id, locked.entry2_id, locked.start_score1, locked.start_score2)
+        if now != expected:
+            raise Conflict("The match changed while the file was read; upload it again.")
+        return read.games
+
+    return submission_run(
+        payload=_payload(match, read, first_is, swap),
+        decide=whole_match_decide(games, None),
+        **common,
+    )

@@ -1,0 +1,395 @@
+"""Reporting results: one game as it ends, or the whole match at once.
+
+Every report goes through the rules engine (``matches.rules``) against the match
+state rebuilt from the stored games; this module decides only what an accepted
+report does to the match. A match decided by a player's report is ``reported``
+until the opponent confirms; a director's report needs no confirmation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils import timezone
+
+from matches.models import Game, Match
+from matches.rules.errors import ScoreMismatch
+from matches.rules.match import DoubleReport, GameReport, MatchState, check_game_report
+from matches.selectors import match_games, match_rules, match_state
+from matches.services.access import Actor, Role
+from matches.services.ledger import Outcome, RequestMeta, submission_run
+from tournament.api_errors import Conflict, DomainError
+
+#: Scores are stored in small integers.
+MAX_SCORE = 32767
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleInput:
+    """A double as a client reports it: by which player (id), on the doubler's turn ``turn``."""
+
+    by: int
+    turn: int
+    response: str = "take"
+
+
+@dataclass(frozen=True, slots=True)
+class GameInput:
+    """A game as a client reports it; players are named by their ids."""
+
+    winner: int
+    cube: int = 1
+    result: str = "single"
+    ended_by: str = "play"
+    doubles: tuple[DoubleInput, ...] | None = None
+    game_number: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SideGame:
+    """A game in the engine's terms: sides 0 (the match's first player) and 1."""
+
+    report: GameReport
+    moves: list[Any] | None = None
+    doubles: tuple[DoubleReport, ...] | None = None  # read from a record, shown with the game
+
+    def key(self) -> tuple[int, int, str, str]:
+        """What two reports of the same game must agree on."""
+        r = self.report
+        return (r.winner, r.cube, str(r.result), str(r.ended_by))
+
+
+def game_input_payload(game: GameInput) -> dict[str, Any]:
+    """A game input as JSON (stored in submissions; a director may adopt it later)."""
+    return {
+        "winner": game.winner,
+        "cube": game.cube,
+        "result": game.result,
+        "ended_by": game.ended_by,
+        **(
+            {
+                "doubles": [
+                    {"by": d.by, "turn": d.turn, "response": d.response} for d in game.doubles
+                ]
+            }
+            if game.doubles is not None
+            else {}
+        ),
+        **({"game_number": game.game_number} if game.game_number is not None else {}),
+    }
+
+
+def game_input_from_payload(data: dict[str, Any]) -> GameInput:
+    """The inverse of :func:`game_input_payload`."""
+    doubles = data.get("doubles")
+    return GameInput(
+        winner=int(data["winner"]),
+        cube=int(data.get("cube", 1)),
+        result=str(data.get("result", "single")),
+        ended_by=str(data.get("ended_by", "play")),
+        doubles=None
+        if doubles is None
+        else tuple(
+            DoubleInput(
+                by=int(d["by"]), turn=int(d["turn"]), response=str(d.get("response", "take"))
+            )
+            for d in doubles
+        ),
+        game_number=data.get("game_number"),
+    )
+
+
+def _side(match: Match, player_id: int, field: str) -> int:
+    """0 or 1: which of the match's players ``player_id`` is."""
+    for side, entry in enumerate((match.entry1, match.entry2)):
+        if entry is not None and entry.player_id == player_id:
+            return side
+    raise DomainError(
+        f"Player {player_id} does not play in this match.", code="not-in-match", field=field
+    )
+
+
+def side_game(match: Match, game: GameInput, index: int | None = None) -> SideGame:
+    """Translate a client's game (player ids) into the engine's sides."""
+    where = "winner" if index is None else f"games[{index}].winner"
+    doubles = None
+    if game.doubles is not None:
+        doubles = tuple(
+            DoubleReport(
+                by=_side(match, d.by, where.replace("winner", f"doubles[{i}].by")),
+                turn=d.turn,
+                response=d.response,
+            )
+            for i, d in enumerate(game.doubles)
+        )
+    report = GameReport(
+        winner=_side(match, game.winner, where),
+        cube=game.cube,
+        result=game.result,
+        ended_by=game.ended_by,
+        doubles=doubles,
+    )
+    return SideGame(report=report)
+
+
+def _check_open(match: Match, role: Role) -> None:
+    """Refuse reports on matches that cannot take one."""
+    if match.is_bye or match.status == Match.Status.PENDING or None in (match.entry1, match.entry2):
+        raise Conflict("This match is not ready to be played yet.", code="match-not-ready")
+    if match.decision and match.decision != Match.Decision.PLAY:
+        raise Conflict(
+            f"This match was decided by {match.get_decision_display().lower()}.",
+            code="match-closed",
+        )
+    if match.status == Match.Status.DISPUTED and not role.director:
+        raise Conflict("This match is disputed: a director will settle it.", code="match-disputed")
+
+
+def games_build(
+    match: Match, state: MatchState, games: Sequence[SideGame]
+) -> tuple[list[Game], MatchState]:
+    """Check each game with the rules engine in order; the unsaved rows and the state after."""
+    rules = match_rules(match)
+    rows: list[Game] = []
+    for game in games:
+        checked = check_game_report(state, rules, game.report)
+        doubles = [
+            {
+                "side": d.by + 1,
+                "player": (match.entry1 if d.by == 0 else match.entry2).player_id,  # type: ignore[union-attr]
+                "turn": d.turn,
+                "response": str(d.response),
+            }
+            for d in game.report.doubles or game.doubles or ()
+        ]
+        before = state.score
+        state = state.after_game(checked.winner, checked.points)
+        if max(state.score) > MAX_SCORE:
+            raise DomainError("That score is too large to record.", code="score-too-large")
+        rows.append(
+            Game(
+                number=len(state.scores) - 1,
+                winner_side=checked.winner + 1,
+                cube=checked.cube,
+                result=str(checked.result),
+                ended_by=str(checked.ended_by),
+                points=checked.points,
+                score_before1=before[0],
+                score_before2=before[1],
+                crawford=checked.crawford,
+                doubles=doubles,
+                moves=game.moves,
+            )
+        )
+    return rows, state
+
+
+def match_progress(match: Match, role: Role, state: MatchState) -> bool:
+    """Bring the match's score and status in line with ``state``; ``True`` when it completed."""
+    now = timezone.now()
+    match.score1, match.score2 = state.score
+    if match.started_at is None and state.game_number > 1:
+        match.started_at = now
+    if not state.is_over:
+        match.status = Match.Status.PLAYING if state.game_number > 1 else Match.Status.READY
+        match.winner = None
+        match.decision = ""
+        match.reported_by = None
+        match.decided_at = None
+        match.confirmed_at = None
+        return False
+    match.winner = match.entry1 if state.winner == 0 else match.entry2
+    match.decision = Match.Decision.PLAY
+    match.decided_at = now
+    if role.director:
+        match.status = Match.Status.COMPLETE
+        match.reported_by = None
+        match.confirmed_at = now
+        return True
+    match.status = Match.Status.REPORTED
+    match.reported_by_id = role.entry_id
+    match.confirmed_at = None
+    return False
+
+
+def _game_key(game: Game) -> tuple[int, int, str, str]:
+    return (game.winner_side - 1, game.cube, game.result, game.ended_by)
+
+
+def conflict_dispute(match: Match, message: str, **detail: Any) -> Outcome:
+    """A player's report contradicts the opponent's: the match goes to the dispute queue."""
+    match.status = Match.Status.DISPUTED
+    return Outcome(
+        match_changed=True,
+        error=Conflict(
+            f"{message} The match goes to the director, who will settle it.",
+            code="conflicting-report",
+            **detail,
+        ),
+    )
+
+
+def _reported_by_opponent(game: Game, role: Role) -> bool:
+    submission = game.submission
+    return (
+        role.player
+        and submission is not None
+        and not submission.as_director
+        and submission.via_entry_id is not None
+        and submission.via_entry_id != role.entry_id
+    )
+
+
+def _game_decide(game: GameInput) -> Any:
+    def decide(match: Match, role: Role) -> Outcome:
+        _check_open(match, role)
+        stored = match_games(match=match)
+        state = match_state(match=match, games=stored)
+        reported = side_game(match, game)
+        number = game.game_number
+        if number is not None and number < state.game_number:
+            existing = Game.objects.select_related("submission").get(
+                match_id=match.pk, number=number, voided=False
+            )
+            if _game_key(existing) == reported.key():
+                raise Conflict(
+                    f"Game {number} is already recorded, with this result.",
+                    code="game-already-recorded",
+                    game=number,
+                )
+            if _reported_by_opponent(existing, role):
+                return conflict_dispute(
+                    match,
+                    f"Your opponent reported game {number} differently.",
+                    game=number,
+                )
+            raise Conflict(
+                f"Game {number} is already recorded with another result; "
+                "dispute the match if it is wrong.",
+                code="game-already-recorded",
+                game=number,
+            )
+        if number is not None and number > state.game_number:
+            raise Conflict(
+                f"Game {number} cannot be reported before game {state.game_number}.",
+                code="game-out-of-order",
+                game=number,
+                expected=state.game_number,
+            )
+        rows, after = games_build(match, state, [reported])
+        completed = match_progress(match, role, after)
+        return Outcome(games=rows, match_changed=True, completed=completed)
+
+    return decide
+
+
+def game_report(*, match_id: int, actor: Actor, game: GameInput, meta: RequestMeta) -> Match:
+    """Report the next game of a match (``game.game_number``, when given, must be the next)."""
+    return submission_run(
+        match_id=match_id,
+        kind="game",
+        actor=actor,
+        meta=meta,
+        payload=game_input_payload(game),
+        decide=_game_decide(game),
+    )
+
+
+def whole_match_decide(games: Sequence[SideGame] | Any, score: tuple[int, int] | None) -> Any:
+    """The decision for a whole-match report; ``games`` may be a callable of the locked match."""
+
+    def decide(match: Match, role: Role) -> Outcome:
+        _check_open(match, role)
+        reported = list(games(match) if callable(games) else games)
+        if not reported:
+            raise DomainError(
+                "A whole-match report needs its games.", code="invalid", field="games"
+            )
+        stored = match_games(match=match)
+        start = MatchState.start(match.length, (match.start_score1, match.start_score2))
+        rows, after = games_build(match, start, reported)
+        if score is not None and tuple(score) != after.score:
+            raise ScoreMismatch(
+                f"the games add up to {after.score[0]}-{after.score[1]}, "
+                f"not the reported {score[0]}-{score[1]}",
+                score=list(after.score),
+            )
+        if not after.is_over:
+            raise DomainError(
+                f"The games end at {after.score[0]}-{after.score[1]}: "
+                f"the {match.length}-point match is not finished.",
+                code="match-not-finished",
+                score=list(after.score),
+            )
+        if match.status == Match.Status.COMPLETE:
+            raise Conflict(
+                "This match is complete; a director can correct it.", code="match-closed"
+            )
+        if match.status == Match.Status.REPORTED:
+            if not role.player or role.entry_id == match.reported_by_id:
+                raise Conflict(
+                    "This match's result is already reported and awaits confirmation.",
+                    code="already-reported",
+                )
+            same = len(stored) == len(rows) and all(
+                _game_key(a) == _game_key(b) for a, b in zip(stored, rows, strict=True)
+            )
+            if not same:
+                return conflict_dispute(match, "Your opponent reported this match differently.")
+            match.status = Match.Status.COMPLETE
+            match.confirmed_at = timezone.now()
+            return Outcome(match_changed=True, completed=True)
+        for old, new in zip(stored, rows, strict=False):
+            if _game_key(old) != _game_key(new):
+                if _reported_by_opponent(old, role):
+                    return conflict_dispute(
+                        match,
+                        f"Your opponent reported game {old.number} differently.",
+                        game=old.number,
+                    )
+                raise Conflict(
+                    f"Game {old.number} is already recorded with another result; "
+                    "dispute the match if it is wrong.",
+                    code="games-differ",
+                    game=old.number,
+                )
+        # The games already recorded keep their rows (gaining the file's moves); the rest are added.
+        moves = {
+            old.pk: new.moves
+            for old, new in zip(stored, rows, strict=False)
+            if old.moves is None and new.moves is not None
+        }
+        completed = match_progress(match, role, after)
+        return Outcome(
+            games=rows[len(stored) :], moves=moves, match_changed=True, completed=completed
+        )
+
+    return decide
+
+
+def match_report(
+    *,
+    match_id: int,
+    actor: Actor,
+    games: Sequence[GameInput],
+    score: tuple[int, int] | None,
+    meta: RequestMeta,
+) -> Match:
+    """Report a whole match: its games (cube and result each) and, optionally, the final score."""
+    payload: dict[str, Any] = {"games": [game_input_payload(g) for g in games]}
+    if score is not None:
+        payload["score"] = list(score)
+
+    def side_games(match: Match) -> list[SideGame]:
+        return [side_game(match, g, i) for i, g in enumerate(games)]
+
+    return submission_run(
+        match_id=match_id,
+        kind="match",
+        actor=actor,
+        meta=meta,
+        payload=payload,
+        decide=whole_match_decide(side_games, score),
+    )
