@@ -17,7 +17,7 @@ resulting position, and :func:`legal_plays` lists every legal play.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import permutations
 
@@ -89,6 +89,11 @@ class Play:
     """
 
     moves: tuple[Move, ...] = ()
+    _key: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # (src, dst) pairs: what checking needs, cheap to hash
+        object.__setattr__(self, "_key", tuple([(m.src, m.dst) for m in self.moves]))
 
     @classmethod
     def parse(cls, text: str) -> Play:
@@ -452,6 +457,8 @@ class _Candidate:
     n: int
     pips: int
     steps: tuple[tuple[int, int, bool, int], ...]
+    full: bool
+    """Whether the reading uses every die of the roll."""
 
 
 @lru_cache(maxsize=4096)
@@ -481,37 +488,33 @@ def _multiset_minus(dice: tuple[int, ...], used: tuple[int, ...]) -> tuple[int, 
 
 
 @lru_cache(maxsize=65536)
-def _candidates(moves: tuple[Move, ...], roll: Roll) -> tuple[_Candidate, ...]:
-    """Every assignment of the roll's dice to the written moves, best first."""
+def _candidates(pairs: tuple[tuple[int, int], ...], roll: Roll) -> tuple[_Candidate, ...]:
+    """Every assignment of the roll's dice to the written (src, dst) moves, best first."""
     dice = dice_to_play(roll)
-    if len(moves) == 2 and len(dice) == 2 and moves[0].dst and moves[1].dst:
-        # the usual case: two single-die moves, one per die
-        first, second = moves
-        d1 = first.src - first.dst
-        d2 = second.src - second.dst
-        if (d1, d2) == roll or (d2, d1) == roll:
-            steps = [(first.src - 1, d1, True, 0), (second.src - 1, d2, True, 1)]
-            steps.sort(key=lambda step: -step[0])
-            return (_Candidate(2, d1 + d2, tuple(steps)),)
-    options: list[tuple[tuple[int, ...], ...]] = []
-    for move in moves:
-        options.append(_die_sequences(move.src - move.dst, move.dst == OFF, dice))
+    distances = [src - dst for src, dst in pairs]
+    if sorted(distances) == sorted(dice):
+        # one die per move, each exactly its distance: the only way to read it
+        steps = sorted(
+            ((src - 1, src - dst, True, j) for j, (src, dst) in enumerate(pairs)),
+            key=lambda step: -step[0],
+        )
+        return (_Candidate(len(dice), sum(dice), tuple(steps), True),)
+    options = [_die_sequences(src - dst, dst == OFF, dice) for src, dst in pairs]
     found: dict[tuple[tuple[int, int, bool, int], ...], _Candidate] = {}
 
     def assign(i: int, remaining: tuple[int, ...], chosen: list[tuple[int, ...]]) -> None:
-        if i == len(moves):
+        if i == len(pairs):
             steps: list[tuple[int, int, bool, int]] = []
-            for j, (move, seq) in enumerate(zip(moves, chosen, strict=True)):
-                point = move.src
+            for j, ((src, _), seq) in enumerate(zip(pairs, chosen, strict=True)):
+                point = src
                 for k, d in enumerate(seq):
-                    landing_written = k == len(seq) - 1
-                    steps.append((point - 1, d, landing_written, j))
+                    steps.append((point - 1, d, k == len(seq) - 1, j))
                     point -= d
             steps.sort(key=lambda step: -step[0])
             used = [d for seq in chosen for d in seq]
             key = tuple(steps)
             if key not in found:
-                found[key] = _Candidate(len(used), sum(used), key)
+                found[key] = _Candidate(len(used), sum(used), key, len(used) == len(dice))
             return
         for seq in options[i]:
             rest = _multiset_minus(remaining, seq)
@@ -547,16 +550,34 @@ def _simulate(
     theirs = list(board_theirs)
     passing_hit = False
     for s, d, landing_written, j in steps:
-        if mine[s] == 0 or (s != BAR and mine[BAR]) or not _can_step(mine, theirs, s, d):
-            reason = _step_error(mine, theirs, s, d)
-            if reason == "must enter from the bar first":
-                return f"must enter from the bar first ({moves[j]} is not legal)"
-            if reason is not None and reason.startswith("bearing off"):
-                return reason
-            return f"{moves[j]} is not legal: {reason}"
-        if _do_step(mine, theirs, s, d) and not landing_written:
-            passing_hit = True
+        if mine[s] == 0 or (s != BAR and mine[BAR]):
+            return _failure(mine, theirs, s, d, moves[j])
+        t = s - d
+        if t >= 0:
+            blot = theirs[23 - t]
+            if blot > 1:
+                return _failure(mine, theirs, s, d, moves[j])
+            mine[s] -= 1
+            mine[t] += 1
+            if blot:
+                theirs[23 - t] = 0
+                theirs[BAR] += 1
+                if not landing_written:
+                    passing_hit = True
+        else:
+            if any(mine[6:]) or (t < -1 and any(mine[s + 1 : 6])):
+                return _failure(mine, theirs, s, d, moves[j])
+            mine[s] -= 1
     return mine, theirs, passing_hit
+
+
+def _failure(mine: list[int], theirs: list[int], s: int, d: int, move: Move) -> str:
+    reason = _step_error(mine, theirs, s, d)
+    if reason == "must enter from the bar first":
+        return f"must enter from the bar first ({move} is not legal)"
+    if reason is not None and reason.startswith("bearing off"):
+        return reason
+    return f"{move} is not legal: {reason}"
 
 
 def check_play(pos: Position, side: int, roll: Roll, play: Play | str) -> Position:
@@ -578,16 +599,41 @@ def check_play(pos: Position, side: int, roll: Roll, play: Play | str) -> Positi
     ...
     matches.rules.errors.IllegalMove: must use both dice: 24/22 13/8 is possible
     """
-    if isinstance(play, str):
-        play = Play.parse(play)
+    if play.__class__ is not Play:
+        play = _parse_play(play) if isinstance(play, str) else play
     if roll not in _ROLLS:
         check_roll(roll)
-    moves = play.moves
-    candidates = _candidates(moves, roll)
+    candidates = _candidates(play._key, roll)
+    boards = pos.boards
+    board_mine, board_theirs = (boards[1], boards[0]) if side else (boards[0], boards[1])
+    if len(candidates) == 1:
+        # the usual case: the written play can be read in one way only
+        cand = candidates[0]
+        outcome = _simulate(board_mine, board_theirs, cand.steps, play.moves)
+        if isinstance(outcome, str):
+            raise IllegalMove(outcome, side=side)
+        mine, theirs, _ = outcome
+        if not cand.full:
+            _check_maximal(board_mine, board_theirs, (cand.n, cand.pips), roll, side)
+        return Position._trusted(tuple(mine), tuple(theirs), side)
     if not candidates:
-        raise IllegalMove(_no_fit_message(moves, roll), side=side)
-    board_mine = pos.boards[side]
-    board_theirs = pos.boards[1 - side]
+        raise IllegalMove(_no_fit_message(play.moves, roll), side=side)
+    return _check_readings(board_mine, board_theirs, side, roll, play, candidates)
+
+
+def _check_readings(
+    board_mine: Board,
+    board_theirs: Board,
+    side: int,
+    roll: Roll,
+    play: Play,
+    candidates: tuple[_Candidate, ...],
+) -> Position:
+    """``check_play`` for a play that can be read in several ways (dice orders, paths).
+
+    The reading that uses the most dice (then the most pips) decides; among its
+    successful readings one without an unwritten hit on the way is preferred.
+    """
     first_error: str | None = None
     best_rank: tuple[int, int] | None = None
     passing: list[tuple[list[int], list[int]]] = []
@@ -596,7 +642,7 @@ def check_play(pos: Position, side: int, roll: Roll, play: Play | str) -> Positi
         rank = (cand.n, cand.pips)
         if best_rank is not None and rank < best_rank:
             break
-        outcome = _simulate(board_mine, board_theirs, cand.steps, moves)
+        outcome = _simulate(board_mine, board_theirs, cand.steps, play.moves)
         if isinstance(outcome, str):
             if first_error is None:
                 first_error = outcome
@@ -618,22 +664,17 @@ def check_play(pos: Position, side: int, roll: Roll, play: Play | str) -> Positi
                 side=side,
             )
         chosen = passing[0]
-    dice = dice_to_play(roll)
-    if best_rank[0] < len(dice):
-        _check_maximal(board_mine, board_theirs, dice, best_rank, roll, side)
+    if best_rank[0] < len(dice_to_play(roll)):
+        _check_maximal(board_mine, board_theirs, best_rank, roll, side)
     mine, theirs = chosen
     return Position._trusted(tuple(mine), tuple(theirs), side)
 
 
 def _check_maximal(
-    board_mine: Board,
-    board_theirs: Board,
-    dice: tuple[int, ...],
-    rank: tuple[int, int],
-    roll: Roll,
-    side: int,
+    board_mine: Board, board_theirs: Board, rank: tuple[int, int], roll: Roll, side: int
 ) -> None:
     """Raise unless no play uses more dice than ``rank`` (or as many with a larger die)."""
+    dice = dice_to_play(roll)
     example = _longest(list(board_mine), list(board_theirs), dice)
     n = len(example)
     pips = sum(d for _, d, _ in example)
