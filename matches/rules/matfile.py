@@ -334,10 +334,13 @@ def write_mat(record: MatchRecord) -> str:
         names = game.players or record.players
         score = game.score or (0, 0)
         out.append(f" Game {game.number}")
-        out.append(f" {f'{names[0]} : {score[0]}':<31}{names[1]} : {score[1]}")
+        left = f"{names[0]} : {score[0]}"
+        # gnubg pads with printf's %-31s, which counts bytes, not characters
+        pad = " " * max(0, 31 - len(left.encode("utf-8")))
+        out.append(f" {left}{pad}{names[1]} : {score[1]}")
         out.extend(_game_lines(game))
         out.append("")
-    return "\n".join(out)
+    return "\n".join(out) + "\n"
 
 
 def _cell(action: Action, cube: int) -> str:
@@ -364,12 +367,15 @@ def _game_lines(game: GameRecord) -> list[str]:
     current = ""
     for action in game.actions:
         if isinstance(action, Win):
-            if i % 2:
-                lines.append(current.rstrip())
-                i += 1
-            indent = 6 if action.side == 0 else 34
             plural = "" if action.points == 1 else "s"
-            lines.append(f"{'':<{indent}}Wins {action.points} point{plural}")
+            wins = f"Wins {action.points} point{plural}"
+            if i % 2 and action.side == 1:  # beside side 0's last action, as gnubg does
+                lines.append(f"{current} {wins}")
+            else:
+                if i % 2:
+                    lines.append(current.rstrip())
+                lines.append(f"{'':<{6 if action.side == 0 else 34}}{wins}")
+            i += i % 2
             continue
         if isinstance(action, (Double, Beaver, Raccoon)):
             cube *= 2
