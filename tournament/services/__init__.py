@@ -1,1 +1,48 @@
 """Services: keyword-only, typed functions named <entity>_<action> that own their transaction."""
+
+from tournament.services.advance import match_advance
+from tournament.services.draws import draw_make
+from tournament.services.entries import entry_check_in, entry_register, entry_withdraw
+from tournament.services.events import event_create, event_match_lengths_set
+from tournament.services.players import player_create, player_update
+from tournament.services.results import (
+    GameResult,
+    match_correct_winner,
+    match_forfeit,
+    match_penalty_add,
+    match_result_enter,
+    match_walkover,
+)
+from tournament.services.rounds import (
+    event_next_round,
+    round_length_set,
+    round_robin_next_round,
+    round_start,
+    swiss_next_round,
+)
+from tournament.services.tournaments import tournament_create, tournament_director_add
+
+__all__ = [
+    "GameResult",
+    "draw_make",
+    "entry_check_in",
+    "entry_register",
+    "entry_withdraw",
+    "event_create",
+    "event_match_lengths_set",
+    "event_next_round",
+    "match_advance",
+    "match_correct_winner",
+    "match_forfeit",
+    "match_penalty_add",
+    "match_result_enter",
+    "match_walkover",
+    "player_create",
+    "player_update",
+    "round_length_set",
+    "round_robin_next_round",
+    "round_start",
+    "swiss_next_round",
+    "tournament_create",
+    "tournament_director_add",
+]

@@ -1,0 +1,427 @@
+"""Read-only queries of the tournament side. The number of SQL queries of each one is
+fixed: it does not grow with the number of players or matches."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import (
+    Count,
+    IntegerField,
+    Min,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
+from django.db.models.functions import Coalesce
+
+from matches.models import Game, Match
+from tournament.models import Draw, Entry, Event, Player, Round, Tournament, User
+
+# ---- access ---------------------------------------------------------------------------
+
+
+def user_directs(user: User | Any, tournament: Tournament | int) -> bool:
+    """Whether ``user`` may manage ``tournament`` (one of its directors, or staff)."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff or user.is_superuser:
+        return True
+    tournament_id = tournament if isinstance(tournament, int) else tournament.pk
+    return Tournament.objects.filter(pk=tournament_id, directors=user).exists()
+
+
+def tournaments_directed_by(user: User) -> QuerySet[Tournament]:
+    """The tournaments ``user`` manages (all of them for staff)."""
+    if user.is_staff or user.is_superuser:
+        return Tournament.objects.all()
+    return Tournament.objects.filter(directors=user)
+
+
+def tournaments_visible_to(user: User | Any) -> QuerySet[Tournament]:
+    """Public tournaments, plus private ones the user directs."""
+    qs = Tournament.objects.all()
+    if user is not None and user.is_authenticated and (user.is_staff or user.is_superuser):
+        return qs
+    if user is not None and user.is_authenticated:
+        return qs.filter(Q(is_public=True) | Q(directors=user)).distinct()
+    return qs.filter(is_public=True)
+
+
+# ---- players, events ---------------------------------------------------------------
+
+
+def player_list(*, q: str = "") -> QuerySet[Player]:
+    """Players, optionally those whose name, club or email contains ``q``."""
+    qs = Player.objects.all()
+    if q:
+        qs = qs.filter(Q(name__icontains=q) | Q(club__icontains=q) | Q(email__icontains=q))
+    return qs
+
+
+def event_list(tournament: Tournament) -> QuerySet[Event]:
+    """A tournament's events in their order, with the numbers a list shows."""
+    return (
+        tournament.events.select_related("feeds_from", "champion__player")
+        .annotate(entry_count=Count("entries", distinct=True))
+        .order_by("position", "id")
+    )
+
+
+def event_detail(event_id: int) -> Event:
+    """An event with its tournament, feed, champion, rounds and last draw (3 queries)."""
+    return (
+        Event.objects.select_related("tournament", "feeds_from", "champion__player")
+        .prefetch_related(
+            Prefetch("rounds", queryset=Round.objects.order_by("bracket", "number")),
+            Prefetch(
+                "draws", queryset=Draw.objects.order_by("-created_at")[:1], to_attr="last_draws"
+            ),
+        )
+        .annotate(entry_count=Count("entries", distinct=True))
+        .get(pk=event_id)
+    )
+
+
+def entry_list(event: Event) -> QuerySet[Entry]:
+    """An event's entries with their players, by seed then name."""
+    return event.entries.select_related("player").order_by("seed", "player__name", "id")
+
+
+# ---- matches -----------------------------------------------------------------------
+
+
+def _crawford_annotations() -> dict[str, Any]:
+    live = Game.objects.filter(match=OuterRef("pk"), voided=False)
+    return {
+        "flagged_crawford": Subquery(
+            live.filter(crawford=True).order_by("number").values("number")[:1],
+            output_field=IntegerField(),
+        ),
+        "live_games": Coalesce(
+            Subquery(
+                live.order_by().values("match").annotate(n=Count("pk")).values("n")[:1],
+                output_field=IntegerField(),
+            ),
+            Value(0),
+        ),
+    }
+
+
+def crawford_game_number(match: Match, games: Iterable[Game] | None = None) -> int | None:
+    """The number of the match's Crawford game, played or next; ``None`` when there is none
+    so far (or the match is played without the Crawford rule).
+
+    The games' own flag decides when one is set. Otherwise it is derived as the rules
+    engine does: the first game before which exactly one player stands one point from
+    victory. Without ``games`` (lists), the annotations of ``matches_query`` are used.
+    """
+    if not match.crawford or match.length <= 1:
+        return None
+    away = match.length - 1
+
+    def one_away(a: int, b: int) -> bool:
+        return max(a, b) < match.length and (a == away) != (b == away)
+
+    if games is not None:
+        live = sorted((g for g in games if not g.voided), key=lambda g: g.number)
+        flagged = next((g.number for g in live if g.crawford), None)
+        if flagged is not None:
+            return flagged
+        for g in live:
+            if one_away(g.score_before1, g.score_before2):
+                return g.number
+        next_number = live[-1].number + 1 if live else 1
+    else:
+        flagged = getattr(match, "flagged_crawford", None)
+        if flagged is not None:
+            return int(flagged)
+        next_number = int(getattr(match, "live_games", 0) or 0) + 1
+    if match.status != Match.Status.COMPLETE and one_away(match.score1, match.score2):
+        return next_number
+    return None
+
+
+def matches_query() -> QuerySet[Match]:
+    """Matches with what a list shows: round, players, winner, the Crawford game."""
+    return (
+        Match.objects.select_related("round", "entry1__player", "entry2__player", "winner__player")
+        .annotate(**_crawford_annotations())
+        .order_by("event_id", "round__bracket", "round__number", "slot")
+    )
+
+
+def match_list(
+    *,
+    event: int | None = None,
+    round_number: int | None = None,
+    bracket: str | None = None,
+    status: str | None = None,
+    player: int | None = None,
+    tournament: int | None = None,
+) -> QuerySet[Match]:
+    """Matches filtered by event, round number, bracket, status and player (ids)."""
+    qs = matches_query()
+    if event is not None:
+        qs = qs.filter(event_id=event)
+    if tournament is not None:
+        qs = qs.filter(event__tournament_id=tournament)
+    if round_number is not None:
+        qs = qs.filter(round__number=round_number)
+    if bracket:
+        qs = qs.filter(round__bracket=bracket)
+    if status:
+        qs = qs.filter(status=status)
+    if player is not None:
+        qs = qs.filter(Q(entry1__player_id=player) | Q(entry2__player_id=player))
+    return qs
+
+
+def match_detail(match_id: int) -> Match:
+    """One match with its round, players, event and games (2 queries)."""
+    return (
+        Match.objects.select_related(
+            "round", "event", "entry1__player", "entry2__player", "winner__player"
+        )
+        .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number", "id")))
+        .get(pk=match_id)
+    )
+
+
+# ---- brackets ----------------------------------------------------------------------
+
+
+@dataclass
+class BracketRound:
+    """One column of a bracket: a round and its matches in slot order."""
+
+    round: Round
+    matches: list[Match]
+
+
+@dataclass
+class BracketPart:
+    """The main, losers or grand-final part of an event's bracket."""
+
+    bracket: str
+    rounds: list[BracketRound]
+
+
+@dataclass
+class BracketTree:
+    """An elimination event drawn as rounds of matches; ``feeds`` say where Main losers go."""
+
+    event: Event
+    parts: list[BracketPart]
+    fed_events: list[Event] = field(default_factory=list)
+
+
+def bracket_tree(event: Event) -> BracketTree:
+    """The whole bracket of ``event`` in 3 queries, whatever the field's size."""
+    rounds = list(event.rounds.order_by("bracket", "number"))
+    matches = list(matches_query().filter(event=event))
+    by_round: dict[int, list[Match]] = defaultdict(list)
+    for match in matches:
+        by_round[match.round_id].append(match)
+    order = {Round.Bracket.MAIN: 0, Round.Bracket.LOSERS: 1, Round.Bracket.FINAL: 2}
+    parts: dict[str, BracketPart] = {}
+    for round_ in sorted(rounds, key=lambda r: (order[Round.Bracket(r.bracket)], r.number)):
+        part = parts.setdefault(round_.bracket, BracketPart(round_.bracket, []))
+        part.rounds.append(
+            BracketRound(round_, sorted(by_round.get(round_.pk, []), key=lambda m: m.slot))
+        )
+    fed = list(Event.objects.filter(feeds_from=event).order_by("position", "id"))
+    return BracketTree(event, list(parts.values()), fed)
+
+
+# ---- standings ---------------------------------------------------------------------
+
+
+@dataclass
+class StandingRow:
+    """One ranked entry with its tie-break columns."""
+
+    rank: int
+    entry: Entry
+    played: int = 0
+    wins: int = 0
+    losses: int = 0
+    byes: int = 0
+    points_for: int = 0
+    points_against: int = 0
+    columns: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def points_difference(self) -> int:
+        return self.points_for - self.points_against
+
+
+def _results(event: Event) -> tuple[list[Entry], list[Match]]:
+    entries = list(event.entries.select_related("player").order_by("seed", "id"))
+    decided = list(
+        Match.objects.filter(event=event, status=Match.Status.COMPLETE, winner__isnull=False).only(
+            "pk",
+            "entry1_id",
+            "entry2_id",
+            "winner_id",
+            "is_bye",
+            "score1",
+            "score2",
+            "start_score1",
+            "start_score2",
+        )
+    )
+    return entries, decided
+
+
+#: Tie-breaks a director may choose, in the order they apply after wins.
+TIEBREAKS = {
+    "points-difference": "Points won minus points lost",
+    "opponents-wins": "Opponents' wins (Buchholz)",
+    "head-to-head": "Head to head",
+    "points-for": "Points won",
+}
+DEFAULT_TIEBREAKS = ("head-to-head", "opponents-wins", "points-difference")
+
+
+def standings(event: Event) -> list[StandingRow]:
+    """The event's ranked table (2 queries): wins first, then the event's tie-breaks.
+
+    Byes count as wins without points. Entries tied on every column share a rank.
+    """
+    entries, decided = _results(event)
+    rows = {e.pk: StandingRow(rank=0, entry=e) for e in entries}
+    beaten: dict[int, set[int]] = defaultdict(set)
+    opponents: dict[int, list[int]] = defaultdict(list)
+    for m in decided:
+        winner = rows.get(m.winner_id)  # type: ignore[arg-type]
+        if winner is None:
+            continue
+        if m.is_bye:
+            winner.wins += 1
+            winner.byes += 1
+            continue
+        loser_id = m.entry2_id if m.winner_id == m.entry1_id else m.entry1_id
+        loser = rows.get(loser_id)  # type: ignore[arg-type]
+        if loser is None:
+            continue
+        first, second = m.score1 - m.start_score1, m.score2 - m.start_score2
+        won, lost = (first, second) if m.winner_id == m.entry1_id else (second, first)
+        winner.played += 1
+        winner.wins += 1
+        winner.points_for += won
+        winner.points_against += lost
+        loser.played += 1
+        loser.losses += 1
+        loser.points_for += lost
+        loser.points_against += won
+        beaten[winner.entry.pk].add(loser.entry.pk)
+        opponents[winner.entry.pk].append(loser.entry.pk)
+        opponents[loser.entry.pk].append(winner.entry.pk)
+    tiebreaks = [t for t in (event.tiebreaks or DEFAULT_TIEBREAKS) if t in TIEBREAKS]
+    for row in rows.values():
+        row.columns = {
+            "points-difference": row.points_difference,
+            "points-for": row.points_for,
+            "opponents-wins": sum(rows[o].wins for o in opponents[row.entry.pk]),
+        }
+    ordered = _rank(list(rows.values()), tiebreaks, beaten)
+    return ordered
+
+
+def _rank(
+    rows: list[StandingRow], tiebreaks: list[str], beaten: dict[int, set[int]]
+) -> list[StandingRow]:
+    """Sort by wins then each tie-break; head to head counts wins inside the tied group."""
+
+    def key_for(group: list[StandingRow], name: str) -> dict[int, float]:
+        if name == "head-to-head":
+            ids = {r.entry.pk for r in group}
+            return {r.entry.pk: len(beaten[r.entry.pk] & ids) for r in group}
+        return {r.entry.pk: r.columns[name] for r in group}
+
+    def split(group: list[StandingRow], remaining: list[str]) -> list[list[StandingRow]]:
+        if len(group) < 2 or not remaining:
+            return [group]
+        values = key_for(group, remaining[0])
+        buckets: dict[float, list[StandingRow]] = defaultdict(list)
+        for row in group:
+            buckets[values[row.entry.pk]].append(row)
+        result: list[list[StandingRow]] = []
+        for value in sorted(buckets, reverse=True):
+            result.extend(split(buckets[value], remaining[1:]))
+        return result
+
+    by_wins: dict[int, list[StandingRow]] = defaultdict(list)
+    for row in rows:
+        by_wins[row.wins].append(row)
+    groups: list[list[StandingRow]] = []
+    for wins in sorted(by_wins, reverse=True):
+        groups.extend(split(by_wins[wins], tiebreaks))
+    ranked: list[StandingRow] = []
+    for group in groups:
+        rank = len(ranked) + 1
+        for row in sorted(group, key=lambda r: (r.entry.seed or 10**9, r.entry.pk)):
+            row.rank = rank
+            for name in tiebreaks:
+                if name == "head-to-head":
+                    row.columns[name] = key_for(group, name)[row.entry.pk]
+            ranked.append(row)
+    return ranked
+
+
+@dataclass
+class SwissState:
+    """What Swiss pairing needs: the ranking, scores, who met whom, who had a bye."""
+
+    ranked: list[int]
+    scores: dict[int, float]
+    played: list[tuple[int, int]]
+    had_bye: set[int]
+
+
+def swiss_state(event: Event) -> SwissState:
+    """The active players of a Swiss event ranked by the standings (seed order in round 1)."""
+    rows = standings(event)
+    active = {Entry.Status.REGISTERED, Entry.Status.CHECKED_IN}
+    ranked = [row.entry.pk for row in rows if row.entry.status in active]
+    scores = {row.entry.pk: float(row.wins) for row in rows}
+    played: list[tuple[int, int]] = []
+    had_bye: set[int] = set()
+    for m in Match.objects.filter(event=event).only("entry1_id", "entry2_id", "is_bye"):
+        if m.is_bye:
+            had_bye.update(e for e in (m.entry1_id, m.entry2_id) if e is not None)
+        elif m.entry1_id is not None and m.entry2_id is not None:
+            played.append((m.entry1_id, m.entry2_id))
+    return SwissState(ranked, {e: scores.get(e, 0.0) for e in ranked}, played, had_bye)
+
+
+def round_summary(event: Event) -> dict[int, dict[str, int]]:
+    """Per round id: how many matches are in each status (1 query)."""
+    summary: dict[int, dict[str, int]] = defaultdict(dict)
+    rows = (
+        Match.objects.filter(event=event)
+        .values("round_id", "status")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    for row in rows:
+        summary[row["round_id"]][row["status"]] = row["n"]
+    return dict(summary)
+
+
+def first_game_min(match_ids: Iterable[int]) -> dict[int, int | None]:
+    """The first live game's number per match (used by pages showing 'in play')."""
+    rows = (
+        Game.objects.filter(match_id__in=list(match_ids), voided=False)
+        .values("match_id")
+        .annotate(first=Min("number"))
+        .order_by()
+    )
+    return {row["match_id"]: row["first"] for row in rows}

@@ -1,0 +1,352 @@
+"""Moving a bracket on after a decided match, and taking such a move back for a correction.
+
+``match_advance`` is what the ``match_completed`` task runs after a match completes:
+the winner takes its line in the next match, the loser drops into the Consolation
+(or the losers bracket) or is out, a lone player facing a bye goes through at once,
+the final crowns the event's champion. It is idempotent: ``advanced_at`` is set in
+the same transaction, under a row lock on the match.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from matches.models import Game, Match
+from matches.signals import announce_match_changed
+from tournament.api_errors import Conflict
+from tournament.models import Entry, Event, Round
+from tournament.services.brackets import Outcome, Router, Seat
+from tournament.services.common import ACTIVE, refuse
+
+LEAGUE_FORMATS = (Event.Format.SWISS, Event.Format.ROUND_ROBIN)
+IN_PLAY = (Match.Status.PLAYING, Match.Status.REPORTED, Match.Status.DISPUTED)
+
+
+def match_advance(*, match_id: int) -> list[int]:
+    """Move the bracket on after complete match ``match_id``; return the ids of matches
+    that became ready. Running it again changes nothing and returns ``[]``."""
+    with transaction.atomic():
+        match = (
+            Match.objects.select_for_update()
+            .select_related("round", "event")
+            .filter(pk=match_id)
+            .first()
+        )
+        if match is None or match.status != Match.Status.COMPLETE or match.advanced_at:
+            return []
+        mover = BracketMover()
+        mover.advance(match)
+        mover.finish()
+    return mover.ready
+
+
+def entry_reactivate_status(entry: Entry) -> str:
+    """The status an entry returns to when a correction puts it back in play."""
+    return Entry.Status.CHECKED_IN if entry.checked_in_at else Entry.Status.REGISTERED
+
+
+class BracketMover:
+    """One transaction's worth of bracket moves (the caller holds the transaction)."""
+
+    def __init__(self, now: dt.datetime | None = None) -> None:
+        self.now = now or timezone.now()
+        self.ready: list[int] = []
+        self._routers: dict[int, Router] = {}
+        self._events: dict[int, Event] = {}
+        self._rounds: set[int] = set()
+        self._changed: dict[int, int] = {}
+
+    # ---- lookups -------------------------------------------------------------------
+
+    def event(self, event_id: int) -> Event:
+        if event_id not in self._events:
+            self._events[event_id] = Event.objects.select_for_update().get(pk=event_id)
+        return self._events[event_id]
+
+    def router(self, event_id: int) -> Router:
+        if event_id not in self._routers:
+            self._routers[event_id] = Router(self.event(event_id))
+        return self._routers[event_id]
+
+    def outcome(self, match: Match) -> Outcome:
+        position = 0 if match.winner_id == match.entry1_id else 1
+        return self.router(match.event_id).outcome(
+            bracket=match.round.bracket,
+            round_number=match.round.number,
+            slot=match.slot,
+            winner_position=position,
+        )
+
+    def match_at(self, seat: Seat) -> Match:
+        return (
+            Match.objects.select_for_update()
+            .select_related("round")
+            .get(
+                event_id=seat.event_id,
+                round__bracket=seat.bracket,
+                round__number=seat.round,
+                slot=seat.slot,
+            )
+        )
+
+    def changed(self, match: Match) -> None:
+        self._changed.setdefault(match.event_id, match.pk)
+
+    # ---- moving on -----------------------------------------------------------------
+
+    def advance(self, match: Match) -> None:
+        """Route the players of complete ``match`` (locked) and mark it advanced."""
+        event = self.event(match.event_id)
+        self._rounds.add(match.round_id)
+        if match.winner_id is not None and event.format not in LEAGUE_FORMATS:
+            outcome = self.outcome(match)
+            loser_id = match.entry2_id if match.winner_id == match.entry1_id else match.entry1_id
+            if outcome.winner_to is not None:
+                self.seat(match.winner_id, outcome.winner_to)
+            if loser_id is not None:
+                if outcome.loser_out:
+                    Entry.objects.filter(pk=loser_id, status__in=ACTIVE).update(
+                        status=Entry.Status.ELIMINATED
+                    )
+                if outcome.loser_to is not None:
+                    self.seat(self.entry_in(outcome.loser_to.event_id, loser_id), outcome.loser_to)
+            for seat in outcome.void:
+                self.void(self.match_at(seat))
+            if outcome.champion:
+                event.champion_id = match.winner_id
+                event.status = Event.Status.FINISHED
+                event.save(update_fields=["champion", "status"])
+        match.advanced_at = self.now
+        match.save(update_fields=["advanced_at", "updated_at"])
+        self.changed(match)
+
+    def entry_in(self, event_id: int, entry_id: int) -> int:
+        """``entry_id``'s entry in event ``event_id``: itself, or the one a feed creates."""
+        source = Entry.objects.select_related("player").get(pk=entry_id)
+        if source.event_id == event_id:
+            return entry_id
+        status = (
+            Entry.Status.WITHDRAWN
+            if source.status == Entry.Status.WITHDRAWN
+            else entry_reactivate_status(source)
+        )
+        fed, created = Entry.objects.get_or_create(
+            event_id=event_id,
+            player=source.player,
+            defaults={"status": status, "checked_in_at": source.checked_in_at},
+        )
+        if not created and fed.status != status:
+            fed.status = status
+            fed.save(update_fields=["status"])
+        return fed.pk
+
+    def seat(self, entry_id: int, seat: Seat) -> Match:
+        """Put ``entry_id`` on ``seat`` and settle that match (byes, walkovers, ready)."""
+        target = self.match_at(seat)
+        name = "entry1_id" if seat.position == 0 else "entry2_id"
+        current = getattr(target, name)
+        if current == entry_id:
+            return target
+        if current is not None or target.status == Match.Status.COMPLETE:
+            raise Conflict(
+                f"Match {target.pk} already has a player on that line; reload the bracket.",
+                code="slot-taken",
+                match=target.pk,
+            )
+        setattr(target, name, entry_id)
+        target.save(update_fields=[name.removesuffix("_id"), "updated_at"])
+        self.changed(target)
+        self.settle(target)
+        return target
+
+    def settle(self, target: Match) -> None:
+        """A lone player facing a bye goes through; a withdrawn player gives a walkover;
+        two players in a started round are ready."""
+        if target.status == Match.Status.COMPLETE:
+            return
+        if target.is_bye:
+            lone = target.entry1_id or target.entry2_id
+            if lone is not None:
+                self.decide(target, lone, Match.Decision.BYE)
+            return
+        if target.entry1_id is None or target.entry2_id is None:
+            return
+        withdrawn = set(
+            Entry.objects.filter(
+                pk__in=[target.entry1_id, target.entry2_id], status=Entry.Status.WITHDRAWN
+            ).values_list("pk", flat=True)
+        )
+        if withdrawn:
+            winner = target.entry2_id if target.entry1_id in withdrawn else target.entry1_id
+            if winner in withdrawn:
+                winner = target.entry1_id
+            self.decide(target, winner, Match.Decision.WALKOVER)
+            return
+        if target.round.status != Round.Status.PENDING and target.status == Match.Status.PENDING:
+            target.status = Match.Status.READY
+            target.save(update_fields=["status", "updated_at"])
+            self.ready.append(target.pk)
+
+    def decide(self, match: Match, winner_id: int, decision: str) -> None:
+        """Complete ``match`` without play (bye, walkover) and move on at once."""
+        match.winner_id = winner_id
+        match.decision = decision
+        match.status = Match.Status.COMPLETE
+        match.decided_at = match.confirmed_at = self.now
+        match.save(
+            update_fields=[
+                "winner",
+                "decision",
+                "status",
+                "decided_at",
+                "confirmed_at",
+                "updated_at",
+            ]
+        )
+        if match.pk in self.ready:
+            self.ready.remove(match.pk)
+        self.advance(match)
+
+    def void(self, match: Match) -> None:
+        """A match that will not be played (the unneeded grand-final reset)."""
+        match.is_bye = True
+        match.status = Match.Status.COMPLETE
+        match.advanced_at = self.now
+        match.save(update_fields=["is_bye", "status", "advanced_at", "updated_at"])
+        self._rounds.add(match.round_id)
+        self.changed(match)
+
+    # ---- taking moves back (corrections) -------------------------------------------
+
+    def blocking(self, match: Match) -> Match | None:
+        """The match that makes re-seating ``match``'s players unsafe: ``match`` itself once
+        it has started (games, or decided other than by a bye), or one further on that a
+        bye carried its player to."""
+        has_games = Game.objects.filter(match=match, voided=False).exists()
+        if has_games or match.status in IN_PLAY:
+            return match
+        if match.status != Match.Status.COMPLETE:
+            return None
+        if not match.is_bye or match.winner_id is None:
+            return match
+        if match.advanced_at is None:
+            return None
+        outcome = self.outcome(match)
+        if outcome.winner_to is None:
+            return None
+        return self.blocking(self.match_at(outcome.winner_to))
+
+    def retract(self, match: Match, *, cascade: bool) -> None:
+        """Take back what advancing ``match`` did (players seated further on, eliminations,
+        a champion). Downstream matches that started are refused unless ``cascade``, which
+        voids their games and reopens them."""
+        if match.advanced_at is None or match.winner_id is None:
+            match.advanced_at = None
+            return
+        event = self.event(match.event_id)
+        if event.format not in LEAGUE_FORMATS:
+            outcome = self.outcome(match)
+            loser_id = match.entry2_id if match.winner_id == match.entry1_id else match.entry1_id
+            for seat in (outcome.winner_to, outcome.loser_to if loser_id else None):
+                if seat is not None:
+                    self.unseat(seat, cascade=cascade)
+            if loser_id is not None and outcome.loser_out:
+                loser = Entry.objects.get(pk=loser_id)
+                if loser.status == Entry.Status.ELIMINATED:
+                    loser.status = entry_reactivate_status(loser)
+                    loser.save(update_fields=["status"])
+            for seat in outcome.void:
+                self.unvoid(self.match_at(seat))
+        if event.champion_id is not None and event.champion_id == match.winner_id:
+            event.champion = None
+            event.status = Event.Status.RUNNING
+            event.save(update_fields=["champion", "status"])
+        match.advanced_at = None
+        match.save(update_fields=["advanced_at", "updated_at"])
+        self._reopen_round(match.round)
+
+    def unseat(self, seat: Seat, *, cascade: bool) -> None:
+        """Empty ``seat``, reopening its match (refused once it started, unless ``cascade``)."""
+        target = self.match_at(seat)
+        name = "entry1_id" if seat.position == 0 else "entry2_id"
+        entry_id = getattr(target, name)
+        if entry_id is None:
+            return
+        blocker = self.blocking(target)
+        if blocker is not None and not cascade:
+            raise refuse(
+                f"The next match ({blocker.round} of {self.event(blocker.event_id).name}, "
+                f"match {blocker.pk}) has already started: correct it first, or cascade the "
+                "change to void its results and re-seat it.",
+                code="next-match-started",
+                match=blocker.pk,
+            )
+        self.reopen(target, cascade=cascade)
+        setattr(target, name, None)
+        target.start_score1 = target.start_score2 = 0
+        target.score1 = target.score2 = 0
+        if target.status == Match.Status.READY:
+            target.status = Match.Status.PENDING
+        target.save()
+        self.changed(target)
+        if self.event(seat.event_id).feeds_from_id is not None and not self._seated_elsewhere(
+            entry_id
+        ):
+            # A fed player taken back out of the Consolation: no longer in it.
+            Entry.objects.filter(pk=entry_id).update(status=Entry.Status.WITHDRAWN)
+
+    def _seated_elsewhere(self, entry_id: int) -> bool:
+        return Match.objects.filter(Q(entry1_id=entry_id) | Q(entry2_id=entry_id)).exists()
+
+    def reopen(self, match: Match, *, cascade: bool) -> None:
+        """Undo ``match``'s result: retract its moves, void its games, reset its score."""
+        if match.status == Match.Status.COMPLETE:
+            self.retract(match, cascade=cascade)
+        Game.objects.filter(match=match, voided=False).update(voided=True)
+        match.winner = None
+        match.decision = ""
+        match.reported_by = None
+        match.decided_at = match.confirmed_at = match.started_at = None
+        match.advanced_at = None
+        match.score1, match.score2 = match.start_score1, match.start_score2
+        both = match.entry1_id is not None and match.entry2_id is not None
+        started = match.round.status != Round.Status.PENDING
+        match.status = Match.Status.READY if both and started else Match.Status.PENDING
+        match.save()
+        self.changed(match)
+
+    def unvoid(self, match: Match) -> None:
+        """Bring back a match that ``void`` set aside."""
+        match.is_bye = False
+        match.status = Match.Status.PENDING
+        match.advanced_at = None
+        match.save(update_fields=["is_bye", "status", "advanced_at", "updated_at"])
+        self._reopen_round(match.round)
+        self.changed(match)
+
+    def _reopen_round(self, round_: Round) -> None:
+        if round_.status == Round.Status.COMPLETE:
+            round_.status = Round.Status.STARTED if round_.started_at else Round.Status.PENDING
+            round_.save(update_fields=["status"])
+
+    # ---- end of the transaction ----------------------------------------------------
+
+    def finish(self) -> None:
+        """Close rounds whose matches are all complete, finish leagues, announce changes."""
+        from tournament.services.rounds import league_finish_if_done
+
+        for round_ in Round.objects.filter(pk__in=self._rounds).exclude(
+            status=Round.Status.COMPLETE
+        ):
+            if not round_.matches.exclude(status=Match.Status.COMPLETE).exists():
+                round_.status = Round.Status.COMPLETE
+                round_.save(update_fields=["status"])
+                event = self.event(round_.event_id)
+                if event.format in LEAGUE_FORMATS:
+                    league_finish_if_done(event)
+        for event_id, match_id in self._changed.items():
+            announce_match_changed(match_id, event_id)

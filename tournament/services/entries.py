@@ -1,0 +1,137 @@
+"""Entries: registration, check-in and withdrawal of players in an event."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from matches.models import Match
+from matches.signals import announce_match_changed, announce_match_completed
+from tournament.models import Entry, Event, Player, Round, User
+from tournament.services.common import ACTIVE, refuse
+
+
+def _check_open_for_entries(event: Event) -> Round | None:
+    """Refuse entries the event can no longer take; return a Swiss round to re-pair, if any."""
+    if event.feeds_from_id is not None:
+        raise refuse(
+            f"{event.name} is filled by the losers of {event.feeds_from.name}; "
+            "players cannot enter it directly.",
+            code="fed-event",
+        )
+    if event.status == Event.Status.REGISTRATION:
+        return None
+    if event.status == Event.Status.FINISHED:
+        raise refuse(f"{event.name} is finished.", code="event-finished")
+    if event.format != Event.Format.SWISS:
+        raise refuse(
+            f"{event.name} is already drawn: late entries are only taken in Swiss events.",
+            code="event-drawn",
+        )
+    latest = event.rounds.order_by("-number").first()
+    if latest is not None and latest.status == Round.Status.STARTED:
+        raise refuse(
+            f"{latest} of {event.name} has started: late entries join before the next round "
+            "is paired.",
+            code="round-started",
+        )
+    return latest if latest is not None and latest.status == Round.Status.PENDING else None
+
+
+def entry_register(
+    *, event: Event, player: Player, seed: int | None = None, by: User | None = None
+) -> Entry:
+    """Enter ``player`` in ``event``.
+
+    Before the draw in any event; in a Swiss event also later, while no round is in
+    play: a round already paired but not started is paired again with the newcomer.
+    """
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 1):
+        raise refuse("A seed is a whole number from 1.", code="invalid", field="seed")
+    with transaction.atomic():
+        event = Event.objects.select_for_update().select_related("feeds_from").get(pk=event.pk)
+        repair = _check_open_for_entries(event)
+        existing = Entry.objects.filter(event=event, player=player).first()
+        if existing is not None and existing.status != Entry.Status.WITHDRAWN:
+            raise refuse(
+                f"{player} is already entered in {event.name}.",
+                code="already-entered",
+                field="player",
+            )
+        if seed is not None and event.entries.filter(seed=seed).exclude(player=player).exists():
+            raise refuse(
+                f"Seed {seed} is already given in {event.name}.", code="seed-taken", field="seed"
+            )
+        if existing is not None:
+            existing.status = Entry.Status.REGISTERED
+            existing.seed = seed
+            existing.save(update_fields=["status", "seed"])
+            entry = existing
+        else:
+            entry = Entry.objects.create(event=event, player=player, seed=seed)
+        if repair is not None:
+            from tournament.services.rounds import swiss_round_repair
+
+            swiss_round_repair(round_=repair)
+    return entry
+
+
+def entry_check_in(*, entry: Entry, by: User | None = None) -> Entry:
+    """Mark a registered player as present."""
+    with transaction.atomic():
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        if entry.status == Entry.Status.CHECKED_IN:
+            return entry
+        if entry.status != Entry.Status.REGISTERED:
+            raise refuse(
+                f"{entry.player} is {entry.get_status_display().lower()}: only registered "
+                "players check in.",
+                code="not-registered",
+            )
+        entry.status = Entry.Status.CHECKED_IN
+        entry.checked_in_at = timezone.now()
+        entry.save(update_fields=["status", "checked_in_at"])
+    return entry
+
+
+def entry_withdraw(*, entry: Entry, reason: str = "", by: User | None = None) -> Entry:
+    """Withdraw a player. Before the draw they are simply left out; after it, the opponent
+    of each of their undecided matches wins by walkover (now, or when the opponent is
+    known), and a Swiss event stops pairing them."""
+    with transaction.atomic():
+        entry = Entry.objects.select_for_update().select_related("event").get(pk=entry.pk)
+        if entry.status == Entry.Status.WITHDRAWN:
+            return entry
+        if entry.status not in ACTIVE:
+            raise refuse(f"{entry.player} is already out of {entry.event.name}.", code="not-active")
+        entry.status = Entry.Status.WITHDRAWN
+        entry.save(update_fields=["status"])
+        open_matches = (
+            Match.objects.select_for_update()
+            .filter(Q(entry1=entry) | Q(entry2=entry))
+            .exclude(status=Match.Status.COMPLETE)
+        )
+        if entry.event.format == Event.Format.SWISS:
+            # A Swiss round not started yet is paired again without them below.
+            open_matches = open_matches.exclude(round__status=Round.Status.PENDING)
+        now = timezone.now()
+        for match in open_matches:
+            opponent = match.entry2_id if match.entry1_id == entry.pk else match.entry1_id
+            if opponent is None:
+                continue  # decided by walkover when the opponent arrives
+            match.winner_id = opponent
+            match.decision = Match.Decision.WALKOVER
+            match.status = Match.Status.COMPLETE
+            match.decided_at = match.confirmed_at = now
+            match.save()
+            announce_match_changed(match.pk, match.event_id)
+            announce_match_completed(match.pk, match.event_id)
+        if entry.event.format == Event.Format.SWISS:
+            pending = entry.event.rounds.filter(status=Round.Status.PENDING).order_by("-number")
+            latest = pending.first()
+            if latest is not None:
+                from tournament.services.rounds import swiss_round_repair
+
+                swiss_round_repair(round_=latest)
+    return entry

@@ -1,0 +1,295 @@
+"""Events: a bracket or division of a tournament, its format, match lengths and feeds."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils.text import slugify
+
+from matches.models import Match
+from tournament.models import Event, Round, Tournament
+from tournament.services.common import refuse
+
+MAX_LENGTH = 99
+ELIMINATION = (Event.Format.SINGLE_ELIMINATION, Event.Format.DOUBLE_ELIMINATION)
+
+
+def check_match_lengths(match_lengths: object) -> list[int]:
+    """A non-empty list of match lengths (1 to 99 points); the last one repeats."""
+    if not isinstance(match_lengths, (list, tuple)) or not match_lengths:
+        raise refuse(
+            "Give at least one match length, e.g. [11, 11, 13, 17].",
+            code="invalid",
+            field="match_lengths",
+        )
+    lengths: list[int] = []
+    for position, value in enumerate(match_lengths, start=1):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_LENGTH:
+            raise refuse(
+                f"Match length {position} must be a whole number of points from 1 to "
+                f"{MAX_LENGTH}, not {value!r}.",
+                code="invalid",
+                field="match_lengths",
+            )
+        lengths.append(value)
+    return lengths
+
+
+def _check_clock(clock: object) -> list[dict[str, float]]:
+    if clock in (None, ""):
+        return []
+    if not isinstance(clock, (list, tuple)):
+        raise refuse("The clock is a list of per-round settings.", code="invalid", field="clock")
+    checked: list[dict[str, float]] = []
+    for position, item in enumerate(clock, start=1):
+        if not isinstance(item, dict) or set(item) - {"reserve_minutes_per_point", "delay_seconds"}:
+            raise refuse(
+                f"Clock setting {position} takes reserve_minutes_per_point and delay_seconds.",
+                code="invalid",
+                field="clock",
+            )
+        values: dict[str, float] = {}
+        for key in ("reserve_minutes_per_point", "delay_seconds"):
+            value = item.get(key, 0)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                raise refuse(
+                    f"Clock setting {position}: {key} is a number of 0 or more.",
+                    code="invalid",
+                    field="clock",
+                )
+            values[key] = value
+        checked.append(values)
+    return checked
+
+
+def _check_feed(
+    tournament: Tournament, feeds_from: Event, feed_rounds: object, event_format: str
+) -> list[int]:
+    if feeds_from.tournament_id != tournament.pk:
+        raise refuse(
+            "An event can only be fed by an event of the same tournament.",
+            code="bad-feed",
+            field="feeds",
+        )
+    if feeds_from.format != Event.Format.SINGLE_ELIMINATION or feeds_from.feeds_from_id:
+        raise refuse(
+            f"Only a single-elimination Main can feed a Consolation; {feeds_from.name!r} is "
+            f"{feeds_from.get_format_display().lower()}"
+            + (" and fed itself." if feeds_from.feeds_from_id else "."),
+            code="bad-feed",
+            field="feeds",
+        )
+    if event_format != Event.Format.SINGLE_ELIMINATION:
+        raise refuse(
+            "A Consolation fed by a Main is a single-elimination bracket.",
+            code="bad-feed",
+            field="format",
+        )
+    if feeds_from.status != Event.Status.REGISTRATION:
+        raise refuse(
+            f"{feeds_from.name!r} is already drawn: create its Consolation before its draw.",
+            code="feeds-source-drawn",
+            field="feeds",
+        )
+    if not isinstance(feed_rounds, (list, tuple)) or not feed_rounds:
+        raise refuse(
+            "Name the Main rounds whose losers enter, e.g. [1, 2].",
+            code="bad-fed-rounds",
+            field="feeds",
+        )
+    rounds: list[int] = []
+    for value in feed_rounds:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise refuse(
+                f"A fed round is a Main round number (1, 2, ...), not {value!r}.",
+                code="bad-fed-rounds",
+                field="feeds",
+            )
+        if value in rounds:
+            raise refuse(f"Round {value} is named twice.", code="bad-fed-rounds", field="feeds")
+        rounds.append(value)
+    taken = {
+        number for other in feeds_from.feeds.all() for number in (other.feed_rounds or [])
+    } & set(rounds)
+    if taken:
+        raise refuse(
+            f"The losers of round(s) {sorted(taken)} of {feeds_from.name!r} already go to "
+            "another event.",
+            code="bad-fed-rounds",
+            field="feeds",
+        )
+    return sorted(rounds)
+
+
+def _free_slug(tournament: Tournament, name: str, slug: str) -> str:
+    if slug:
+        clean = slugify(slug)
+        if not clean:
+            raise refuse("A slug is letters, digits and hyphens.", code="invalid", field="slug")
+        if tournament.events.filter(slug=clean).exists():
+            raise refuse(f"The slug {clean!r} is taken.", code="slug-taken", field="slug")
+        return clean
+    base = (slugify(name) or "event")[:40]
+    taken = set(tournament.events.values_list("slug", flat=True))
+    candidate, n = base, 2
+    while candidate in taken:
+        candidate, n = f"{base}-{n}", n + 1
+    return candidate
+
+
+def event_create(
+    *,
+    tournament: Tournament,
+    name: str,
+    format: str = Event.Format.SINGLE_ELIMINATION,
+    match_lengths: Sequence[int] = (7,),
+    crawford: bool = True,
+    holland: bool = False,
+    kind: str | None = None,
+    rounds: int | None = None,
+    feeds_from: Event | None = None,
+    feed_rounds: Sequence[int] | None = None,
+    clock: Sequence[dict[str, Any]] | None = None,
+    tiebreaks: Sequence[str] | None = None,
+    slug: str = "",
+    entry_fee: Decimal | None = None,
+    payout_split: Sequence[float] | None = None,
+    deadline_rule: str = Event.DeadlineRule.FLAG,
+) -> Event:
+    """Create an event. ``feeds_from`` + ``feed_rounds`` make it a Consolation of that Main.
+
+    ``rounds`` is the number of Swiss rounds (default: enough to find a winner,
+    chosen at the draw). ``tiebreaks`` are names known to ``formats.standings``.
+    """
+    name = (name or "").strip()
+    if not name:
+        raise refuse("An event needs a name.", code="invalid", field="name")
+    if format not in Event.Format.values:
+        raise refuse(
+            f"Unknown format {format!r}: choose one of {', '.join(Event.Format.values)}.",
+            code="invalid",
+            field="format",
+        )
+    lengths = check_match_lengths(list(match_lengths))
+    if holland and not crawford:
+        raise refuse(
+            "The Holland rule only applies after a Crawford game: turn Crawford on.",
+            code="holland-needs-crawford",
+            field="holland",
+        )
+    if rounds is not None:
+        if format != Event.Format.SWISS:
+            raise refuse(
+                "The number of rounds is set for Swiss events only; elimination and round "
+                "robin events follow from the field.",
+                code="invalid",
+                field="rounds",
+            )
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 50:
+            raise refuse("A Swiss event has 1 to 50 rounds.", code="invalid", field="rounds")
+    fed_rounds: list[int] = []
+    if feeds_from is not None:
+        fed_rounds = _check_feed(tournament, feeds_from, feed_rounds, format)
+    elif feed_rounds:
+        raise refuse("Fed rounds need the event they come from.", code="bad-feed", field="feeds")
+    if kind is None:
+        if feeds_from is not None:
+            kind = Event.Kind.CONSOLATION
+        elif format in ELIMINATION:
+            kind = Event.Kind.MAIN
+        else:
+            kind = Event.Kind.SIDE
+    if kind not in Event.Kind.values:
+        raise refuse(f"Unknown kind {kind!r}.", code="invalid", field="kind")
+    if kind == Event.Kind.CONSOLATION and feeds_from is None:
+        raise refuse(
+            "A Consolation needs the Main that feeds it (feeds.from and feeds.rounds).",
+            code="bad-feed",
+            field="feeds",
+        )
+    if deadline_rule not in Event.DeadlineRule.values:
+        raise refuse(
+            f"Unknown deadline rule {deadline_rule!r}.", code="invalid", field="deadline_rule"
+        )
+    checked_tiebreaks = _check_tiebreaks(tiebreaks)
+    checked_clock = _check_clock(clock)
+    split = list(payout_split or [])
+    if any(isinstance(p, bool) or not isinstance(p, (int, float)) or p < 0 for p in split) or (
+        split and sum(split) > 100
+    ):
+        raise refuse(
+            "The payout split is percentages of the pool, adding up to 100 at most.",
+            code="invalid",
+            field="payout_split",
+        )
+    if entry_fee is not None and entry_fee < 0:
+        raise refuse("An entry fee cannot be negative.", code="invalid", field="entry_fee")
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if feeds_from is not None:
+            feeds_from = Event.objects.select_for_update().get(pk=feeds_from.pk)
+            fed_rounds = _check_feed(tournament, feeds_from, fed_rounds, format)
+        position = (tournament.events.aggregate(top=Max("position"))["top"] or 0) + 1
+        event = Event(
+            tournament=tournament,
+            name=name,
+            slug=_free_slug(tournament, name, slug),
+            kind=kind,
+            format=format,
+            match_lengths=lengths,
+            crawford=crawford,
+            holland=holland,
+            clock=checked_clock,
+            entry_fee=entry_fee,
+            payout_split=split,
+            feeds_from=feeds_from,
+            feed_rounds=fed_rounds,
+            rounds_planned=rounds,
+            tiebreaks=checked_tiebreaks,
+            deadline_rule=deadline_rule,
+            position=position,
+        )
+        event.full_clean(exclude=["champion"])
+        event.save()
+    return event
+
+
+def _check_tiebreaks(tiebreaks: Sequence[str] | None) -> list[str]:
+    from tournament.selectors import DEFAULT_TIEBREAKS, TIEBREAKS
+
+    if not tiebreaks:
+        return list(DEFAULT_TIEBREAKS)
+    if isinstance(tiebreaks, str):
+        raise refuse("Tie-breaks are a list of names.", code="invalid", field="tiebreaks")
+    known = set(TIEBREAKS)
+    unknown = [t for t in tiebreaks if t not in known]
+    if unknown:
+        raise refuse(
+            f"Unknown tie-break(s) {unknown}: choose from {', '.join(sorted(known))}.",
+            code="invalid",
+            field="tiebreaks",
+        )
+    return list(tiebreaks)
+
+
+def event_match_lengths_set(*, event: Event, match_lengths: Sequence[int]) -> Event:
+    """Change the match lengths; rounds that have not started take the new lengths."""
+    lengths = check_match_lengths(list(match_lengths))
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        event.match_lengths = lengths
+        event.save(update_fields=["match_lengths"])
+        for round_ in event.rounds.filter(status=Round.Status.PENDING):
+            number = round_.number
+            if round_.bracket == Round.Bracket.FINAL:
+                number = event.rounds.filter(bracket=Round.Bracket.MAIN).count()
+            length = event.length_for_round(number)
+            if length != round_.match_length:
+                round_.match_length = length
+                round_.save(update_fields=["match_length"])
+                Match.objects.filter(round=round_, games__isnull=True).update(length=length)
+    return event

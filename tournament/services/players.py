@@ -1,0 +1,84 @@
+"""Players: create and update the people who play."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from tournament.models import Player, User
+from tournament.services.common import refuse
+
+MAX_RATING = 4000.0
+
+
+def _clean(
+    *, name: str, email: str, rating: float | None, club: str, country: str
+) -> tuple[str, str, float | None, str, str]:
+    name = (name or "").strip()
+    if not name:
+        raise refuse("A player needs a name.", code="invalid", field="name")
+    if len(name) > 120:
+        raise refuse("A name has at most 120 characters.", code="invalid", field="name")
+    if rating is not None and not 0 < rating <= MAX_RATING:
+        raise refuse(
+            f"A rating is above 0 and at most {MAX_RATING:g}, not {rating:g}.",
+            code="invalid",
+            field="rating",
+        )
+    country = (country or "").strip().upper()
+    if country and (len(country) != 2 or not country.isalpha()):
+        raise refuse("A country is a two-letter ISO code.", code="invalid", field="country")
+    return name, (email or "").strip(), rating, (club or "").strip(), country
+
+
+def player_create(
+    *,
+    name: str,
+    email: str = "",
+    rating: float | None = None,
+    club: str = "",
+    country: str = "",
+    user: User | None = None,
+) -> Player:
+    """Create a player (rating 1500 unless given)."""
+    name, email, rating, club, country = _clean(
+        name=name, email=email, rating=rating, club=club, country=country
+    )
+    with transaction.atomic():
+        player = Player(name=name, email=email, club=club, country=country, user=user)
+        if rating is not None:
+            player.rating = rating
+        player.full_clean(exclude=["user"])
+        player.save()
+    return player
+
+
+def player_update(
+    *,
+    player: Player,
+    name: str | None = None,
+    email: str | None = None,
+    rating: float | None = None,
+    club: str | None = None,
+    country: str | None = None,
+) -> Player:
+    """Change a player's details; ``None`` leaves a field as it is."""
+    new_name, new_email, new_rating, new_club, new_country = _clean(
+        name=player.name if name is None else name,
+        email=player.email if email is None else email,
+        rating=rating,
+        club=player.club if club is None else club,
+        country=player.country if country is None else country,
+    )
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        player.name, player.email, player.club, player.country = (
+            new_name,
+            new_email,
+            new_club,
+            new_country,
+        )
+        if new_rating is not None:
+            player.rating = new_rating
+        player.full_clean(exclude=["user"])
+        player.save()
+    return player

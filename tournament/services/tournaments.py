@@ -1,0 +1,78 @@
+"""Tournaments: create one and name its directors."""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from tournament.models import Tournament, User
+from tournament.services.common import refuse
+
+
+def _free_slug(base: str) -> str:
+    base = (slugify(base) or "tournament")[:40]
+    taken = set(Tournament.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base}-{n}" in taken:
+        n += 1
+    return f"{base}-{n}"
+
+
+def tournament_create(
+    *,
+    name: str,
+    director: User | None = None,
+    slug: str = "",
+    starts_on: dt.date | None = None,
+    ends_on: dt.date | None = None,
+    venue: str = "",
+    time_zone: str = "UTC",
+    is_public: bool = True,
+) -> Tournament:
+    """Create a tournament; ``director`` (usually the user creating it) directs it."""
+    name = (name or "").strip()
+    if not name:
+        raise refuse("A tournament needs a name.", code="invalid", field="name")
+    if starts_on and ends_on and ends_on < starts_on:
+        raise refuse("The tournament cannot end before it starts.", code="invalid", field="ends_on")
+    try:
+        zoneinfo.ZoneInfo(time_zone or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError) as err:
+        raise refuse(
+            f"Unknown time zone {time_zone!r}.", code="invalid", field="time_zone"
+        ) from err
+    with transaction.atomic():
+        if slug:
+            slug = slugify(slug)
+            if not slug:
+                raise refuse("A slug is letters, digits and hyphens.", code="invalid", field="slug")
+            if Tournament.objects.filter(slug=slug).exists():
+                raise refuse(f"The slug {slug!r} is taken.", code="slug-taken", field="slug")
+        else:
+            slug = _free_slug(name)
+        tournament = Tournament(
+            name=name,
+            slug=slug,
+            starts_on=starts_on,
+            ends_on=ends_on,
+            venue=(venue or "").strip(),
+            time_zone=time_zone or "UTC",
+            is_public=is_public,
+        )
+        tournament.full_clean()
+        tournament.save()
+        if director is not None:
+            tournament.directors.add(director)
+    return tournament
+
+
+def tournament_director_add(*, tournament: Tournament, user: User) -> Tournament:
+    """Make ``user`` a director of ``tournament`` (no change if already one)."""
+    with transaction.atomic():
+        tournament.directors.add(user)
+    return tournament
