@@ -304,6 +304,10 @@ Step = tuple[int, int, bool]
 """(index, die, hit) of one step."""
 
 
+def _step_order(move: Move) -> tuple[int, int]:
+    return (-move.src, -move.dst)
+
+
 def _play_from_steps(steps: list[Step], theirs: Board | list[int]) -> Play:
     """The play of ``steps``, marking ``*`` as GNU Backgammon does.
 
@@ -312,10 +316,22 @@ def _play_from_steps(steps: list[Step], theirs: Board | list[int]) -> Play:
     """
     moves = []
     for s, d, _ in steps:
-        dst = max(s + 1 - d, 0)
-        moves.append(Move(s + 1, dst, dst > 0 and theirs[24 - dst] > 0))
-    moves.sort(key=lambda m: (-m.src, -m.dst))
+        dst = s + 1 - d
+        if dst > 0:
+            moves.append(_MOVES[s + 1, dst, theirs[24 - dst] > 0])
+        else:
+            moves.append(_MOVES[s + 1, 0, False])
+    moves.sort(key=_step_order)
     return Play(tuple(moves))
+
+
+_MOVES = {
+    (src, dst, hit): Move(src, dst, hit)
+    for src in range(1, BAR_POINT + 1)
+    for dst in range(src)
+    for hit in (False, True)
+}
+"""Every possible move, made once: plays the engine builds share them."""
 
 
 # -- generation ---------------------------------------------------------------------------
@@ -326,9 +342,8 @@ def _generate(mine: list[int], theirs: list[int], dice: tuple[int, ...]) -> list
     found: dict[tuple[int, ...], tuple[int, int, list[Step]]] = {}
     best = [0, 0]  # (steps, pips) of the best play so far
 
-    def record(steps: list[Step]) -> None:
+    def record(steps: list[Step], pips: int) -> None:
         n = len(steps)
-        pips = sum(d for _, d, _ in steps)
         if n < best[0] or (n == best[0] and pips < best[1]):
             return
         if n > best[0] or pips > best[1]:
@@ -349,10 +364,10 @@ def _generate(mine: list[int], theirs: list[int], dice: tuple[int, ...]) -> list
                     if _can_step(mine, theirs, s2, d2):
                         any_second = True
                         hit2 = _do_step(mine, theirs, s2, d2)
-                        record([(s1, d1, hit1), (s2, d2, hit2)])
+                        record([(s1, d1, hit1), (s2, d2, hit2)], d1 + d2)
                         _undo_step(mine, theirs, s2, d2, hit2)
                 if not any_second:
-                    record([(s1, d1, hit1)])
+                    record([(s1, d1, hit1)], d1)
                 _undo_step(mine, theirs, s1, d1, hit1)
     else:
         d = dice[0]
@@ -370,7 +385,7 @@ def _generate(mine: list[int], theirs: list[int], dice: tuple[int, ...]) -> list
                         steps.pop()
                         _undo_step(mine, theirs, s, d, hit)
             if not moved:
-                record(steps)
+                record(steps, d * len(steps))
 
         search(BAR)
     if not found:
