@@ -50,12 +50,10 @@ META = RequestMeta(ip="192.0.2.7", user_agent="pytest phone")
 
 def make_table(**match_kwargs: object) -> Table:
     director = UserFactory()
-    match = MatchFactory(
-        round__event__tournament__director=director,
-        entry1__player=PlayerFactory(name="Anna Kowalska"),
-        entry2__player=PlayerFactory(name="Bert van Dijk"),
-        **match_kwargs,
-    )
+    for field, name in (("entry1__player", "Anna Kowalska"), ("entry2__player", "Bert van Dijk")):
+        if field not in match_kwargs:
+            match_kwargs[field] = PlayerFactory(name=name)
+    match = MatchFactory(round__event__tournament__director=director, **match_kwargs)
     return Table(match=match, director=director)
 
 
