@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .errors import ParseError
+from .errors import IllegalMove, ParseError
 
 if TYPE_CHECKING:
     from .moves import Play
@@ -115,15 +115,23 @@ class Position:
         return not any(self.boards[side][6:])
 
     def apply(self, side: int, play: Play) -> Position:
-        """The position after ``side`` makes ``play``, trusted to be legal.
+        """The position after ``side`` makes ``play``, which is trusted to be legal.
 
-        Hits follow from the position: landing on a lone opposing checker sends it
-        to the opponent's bar (the moves' ``hit`` marks are not consulted).
+        Use :func:`~matches.rules.moves.check_play` for plays not yet checked. Hits
+        follow from the position: landing on a lone opposing checker sends it to the
+        opponent's bar (the moves' ``hit`` marks are not consulted). A combined move
+        such as ``24/16`` is moved as written, so a hit on the way must be written
+        as its own step (``24/21*/16``). A play that would leave an impossible
+        position (a checker that is not there) raises :class:`IllegalMove`.
 
         >>> from matches.rules.moves import Play
-        >>> after = Position.start().apply(0, Play.parse("13/11 6/1"))
+        >>> after = Position.start().apply(0, Play.parse("13/11 6/5"))
         >>> after.boards[0][:13]
-        (1, 0, 0, 0, 0, 4, 0, 3, 0, 0, 1, 0, 4)
+        (0, 0, 0, 0, 1, 4, 0, 3, 0, 0, 1, 0, 4)
+        >>> Position.start().apply(0, Play.parse("12/10"))
+        Traceback (most recent call last):
+        ...
+        matches.rules.errors.IllegalMove: 12/10 cannot be played: side 0 has a bad checker count -1
         """
         mine = list(self.boards[side])
         theirs = list(self.boards[1 - side])
@@ -136,7 +144,11 @@ class Position:
                 if theirs[24 - dst] == 1:
                     theirs[24 - dst] = 0
                     theirs[BAR] += 1
-        return Position._trusted(tuple(mine), tuple(theirs), side)
+        boards = (tuple(mine), tuple(theirs)) if side == 0 else (tuple(theirs), tuple(mine))
+        try:
+            return Position(boards)
+        except ParseError as exc:
+            raise IllegalMove(f"{play} cannot be played: {exc.message}", side=side) from None
 
     # -- GNU Backgammon Position ID -------------------------------------------------
 
