@@ -185,9 +185,10 @@ def test_check_play_accepts_only_legal_results(pos: Position, side: int, roll, d
     legal = brute_force(pos, side, roll)
     dice = [roll[0]] * 4 if roll[0] == roll[1] else list(roll)
     count = data.draw(st.integers(0, len(dice)))
+    occupied = [i + 1 for i, n in enumerate(pos.boards[side]) if n] or [25]
     moves = []
     for die in dice[:count]:
-        src = data.draw(st.integers(1, 25))
+        src = data.draw(st.sampled_from(occupied))
         moves.append(Move(src, max(src - die, 0)))
     play = Play(tuple(moves))
     try:
