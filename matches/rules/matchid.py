@@ -42,7 +42,11 @@ _NO_JACOBY = (66, 1)
 
 
 class GameState(IntEnum):
-    """GNU Backgammon's game states."""
+    """GNU Backgammon's game states, as the Match ID stores them.
+
+    >>> MatchId.from_id("cAkOAAAAAAAA").game_state
+    <GameState.PLAYING: 1>
+    """
 
     NONE = 0
     PLAYING = 1

@@ -551,7 +551,10 @@ def _no_fit_message(moves: tuple[Move, ...], roll: Roll) -> str:
     for move in moves:
         if not _die_sequences(move.src - move.dst, move.dst == OFF, dice):
             return f"{move} is not legal for {_roll_name(roll)}"
-    return f"{_format_moves(moves)} moves more than the roll {_roll_name(roll)} allows"
+    return (
+        f"{_format_moves(moves)} is not legal for {_roll_name(roll)}: "
+        f"its moves need more than the {len(dice)} dice"
+    )
 
 
 def _simulate(

@@ -169,7 +169,14 @@ def test_doublet_combined_moves() -> None:
     ("mover", "other", "roll", "text", "message"),
     [
         ({13: 5, 6: 5}, {}, (5, 2), "13/7", "13/7 is not legal for 52"),
-        ({13: 5, 6: 5}, {}, (5, 2), "13/8 13/11 6/4", "moves more than the roll 52 allows"),
+        (
+            {13: 5, 6: 5},
+            {},
+            (5, 2),
+            "13/8 13/11 6/4",
+            "not legal for 52: its moves need more than the 2 dice",
+        ),
+        ({13: 5, 6: 5}, {}, (6, 1), "13/7 13/7", "13/7(2) is not legal for 61: its moves need"),
         ({13: 5, 6: 5}, {}, (6, 5), "12/6 13/8", "12/6 is not legal: no checker on 12"),
         ({13: 5, 6: 5}, {18: 2}, (6, 5), "13/7 13/8", "13/7 is not legal: point 7 is blocked"),
         ({25: 1, 13: 2}, {}, (6, 2), "13/7 13/11", "must enter from the bar first"),
