@@ -16,4 +16,5 @@ urlpatterns = [
     path("api/", include("tournament.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("", include("matches.urls")),  # /r/<key>/, /me/, /director/disputes/, audit
 ]

@@ -1,0 +1,158 @@
+"""The player's and the director's reporting forms (HTML); the services do the checking."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from matches.models import Match
+from matches.services.reporting import GameInput
+
+CUBE_CHOICES = [(v, str(v)) for v in (1, 2, 4, 8, 16, 32, 64, 128, 256)]
+RESULT_CHOICES = [("single", "Single"), ("gammon", "Gammon"), ("backgammon", "Backgammon")]
+ENDED_CHOICES = [("play", "Played out"), ("drop", "Double dropped"), ("resign", "Resigned")]
+
+
+def player_choices(match: Match) -> list[tuple[int, str]]:
+    """The match's two players, as (player id, name)."""
+    return [
+        (entry.player_id, entry.player.name)
+        for entry in (match.entry1, match.entry2)
+        if entry is not None
+    ]
+
+
+class GameForm(forms.Form):
+    """One game as it ends. The Crawford game is the engine's to know, not the player's."""
+
+    winner = forms.TypedChoiceField(coerce=int, widget=forms.RadioSelect, label="Who won?")
+    cube = forms.TypedChoiceField(
+        coerce=int,
+        choices=CUBE_CHOICES,
+        initial=1,
+        label="Cube",
+        help_text="Its value when the game ended; for a dropped double, before the double.",
+    )
+    result = forms.ChoiceField(
+        choices=RESULT_CHOICES, initial="single", widget=forms.RadioSelect, label="Result"
+    )
+    ended_by = forms.ChoiceField(
+        choices=ENDED_CHOICES, initial="play", widget=forms.RadioSelect, label="How it ended"
+    )
+    game_number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=32767)
+
+    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["winner"].choices = player_choices(match)  # type: ignore[attr-defined]
+
+    def game(self) -> GameInput:
+        data = self.cleaned_data
+        return GameInput(
+            winner=data["winner"],
+            cube=data["cube"],
+            result=data["result"],
+            ended_by=data["ended_by"],
+            game_number=data["game_number"],
+        )
+
+
+class DisputeForm(forms.Form):
+    reason = forms.CharField(
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label="What is wrong?",
+    )
+
+
+class RecordForm(forms.Form):
+    """A whole match by its file."""
+
+    file = forms.FileField(label="Match file (.mat or .sgf)")
+    first_is = forms.TypedChoiceField(
+        coerce=int,
+        empty_value=None,
+        required=False,
+        label="The file's first player is",
+        help_text="Only needed when the names in the file are not your names here.",
+    )
+
+    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["first_is"].choices = [  # type: ignore[attr-defined]
+            ("", "Match the names"),
+            *player_choices(match),
+        ]
+
+
+class ResolveForm(forms.Form):
+    """A director's decision: uphold the games, adopt a report's games, or enter them."""
+
+    decision = forms.ChoiceField(
+        choices=[
+            ("uphold", "Uphold the recorded games"),
+            ("adopt", "Adopt the games of a whole-match report or file"),
+            ("enter", "Replace the games with these"),
+        ],
+        widget=forms.RadioSelect,
+        initial="uphold",
+    )
+    submission = forms.IntegerField(required=False, min_value=1, label="Report version")
+    games = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6}),
+        label="Games, one a line",
+        help_text="Winner (1 or 2), cube, then optionally gammon/backgammon and drop/resign: "
+        "'1 2 gammon', '2 1', '1 1 drop'.",
+    )
+    note = forms.CharField(required=False, max_length=2000, label="Note for the record")
+
+    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.match = match
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        decision = data.get("decision")
+        if decision == "adopt" and not data.get("submission"):
+            self.add_error("submission", "Say which report's games to adopt.")
+        if decision == "enter":
+            try:
+                data["game_inputs"] = parse_game_lines(self.match, data.get("games") or "")
+            except ValueError as exc:
+                self.add_error("games", str(exc))
+        return data
+
+
+def parse_game_lines(match: Match, text: str) -> list[GameInput]:
+    """Games written one a line as ``side cube [result] [ended_by]``.
+
+    >>> from types import SimpleNamespace as NS
+    >>> m = NS(entry1=NS(player_id=5), entry2=NS(player_id=9))
+    >>> [(g.winner, g.cube, g.result, g.ended_by) for g in parse_game_lines(m, "1 2 gammon\\n2 1 drop")]
+    [(5, 2, 'gammon', 'play'), (9, 1, 'single', 'drop')]
+    """
+    players = {"1": match.entry1.player_id, "2": match.entry2.player_id}  # type: ignore[union-attr]
+    games = []
+    for number, line in enumerate((ln for ln in text.splitlines() if ln.strip()), start=1):
+        words = line.lower().split()
+        if words[0] not in players:
+            raise ValueError(f"Line {number}: start with the winner, 1 or 2.")
+        if len(words) < 2 or not words[1].isdigit() or len(words[1]) > 7:
+            raise ValueError(f"Line {number}: the cube value comes second.")
+        result, ended_by = "single", "play"
+        for word in words[2:]:
+            if word in ("single", "gammon", "backgammon"):
+                result = word
+            elif word in ("play", "drop", "resign"):
+                ended_by = word
+            else:
+                raise ValueError(f"Line {number}: {word!r} is not a result or a way to end.")
+        games.append(
+            GameInput(
+                winner=players[words[0]], cube=int(words[1]), result=result, ended_by=ended_by
+            )
+        )
+    if not games:
+        raise ValueError("Enter at least one game.")
+    return games

@@ -1,0 +1,297 @@
+"""Player pages (private link ``/r/<key>/``, ``/me/``) and the director's dispute queue and audit.
+
+Thin views: forms read the input, ``matches.services`` decide and store, errors
+are shown on the page with what was wrong and where (never a crash).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from matches import selectors
+from matches.forms import DisputeForm, GameForm, RecordForm, ResolveForm
+from matches.models import Match
+from matches.rules.errors import RulesError
+from matches.services.access import Actor, director_role, entry_by_report_key
+from matches.services.confirmation import match_confirm, match_dispute, match_resolve
+from matches.services.ledger import RequestMeta
+from matches.services.records import file_too_large, max_file_bytes, record_upload
+from matches.services.reporting import game_report
+from tournament.api_errors import Conflict, DomainError
+from tournament.models import Entry
+
+REFUSALS = (RulesError, DomainError, Conflict)
+
+
+def request_meta(request: HttpRequest) -> RequestMeta:
+    return RequestMeta(
+        ip=request.META.get("REMOTE_ADDR") or None,
+        user_agent=request.META.get("HTTP_USER_AGENT", "")[:300],
+    )
+
+
+def refusal_text(exc: Exception) -> str:
+    """A refusal for a person: the message, and where for a rules error."""
+    if isinstance(exc, RulesError):
+        where = [f"{k} {v}" for k, v in (("game", exc.game), ("move", exc.move)) if v is not None]
+        message = exc.message[:1].upper() + exc.message[1:]
+        return f"{message} ({', '.join(where)})." if where else f"{message}."
+    if isinstance(exc, (DomainError, Conflict)):
+        return str(exc.detail)
+    return str(exc)
+
+
+def refusal_status(exc: Exception) -> int:
+    if isinstance(exc, (DomainError, Conflict)):
+        return int(exc.status_code)
+    return 400
+
+
+def _actor(request: HttpRequest, entry: Entry) -> Actor:
+    user = request.user if request.user.is_authenticated else None
+    return Actor(user=user, entry=entry)  # type: ignore[arg-type]
+
+
+def match_view(match: Match, side: int | None) -> dict[str, Any]:
+    """What a page shows about a match, from one side's point of view (1 or 2) or neutrally."""
+    games = selectors.match_games(match=match)
+    state = selectors.match_state(match=match, games=games)
+    crawford = state.crawford_game_number(selectors.match_rules(match))
+    me, them = (match.entry1, match.entry2) if side != 2 else (match.entry2, match.entry1)
+    my_score, their_score = (
+        (match.score1, match.score2) if side != 2 else (match.score2, match.score1)
+    )
+    return {
+        "match": match,
+        "games": games,
+        "me": me,
+        "them": them,
+        "my_score": my_score,
+        "their_score": their_score,
+        "next_game": state.game_number,
+        "is_over": state.is_over,
+        "crawford_game": crawford,
+        "crawford_next": crawford == state.game_number and not state.is_over,
+        "side": side,
+    }
+
+
+def _entry_context(
+    request: HttpRequest, entry: Entry, match: Match | None, **forms: Any
+) -> dict[str, Any]:
+    context: dict[str, Any] = {"entry": entry, "key": entry.report_key, "match": None}
+    history = [m for m in selectors.entry_matches(entry=entry) if m.status == Match.Status.COMPLETE]
+    context["history"] = history
+    if match is None:
+        return context
+    side = 1 if match.entry1_id == entry.pk else 2
+    context.update(match_view(match, side))
+    status = match.status
+    can_play = status in (Match.Status.READY, Match.Status.PLAYING)
+    context.update(
+        can_report=can_play,
+        can_confirm=status == Match.Status.REPORTED and match.reported_by_id != entry.pk,
+        awaiting_opponent=status == Match.Status.REPORTED and match.reported_by_id == entry.pk,
+        can_dispute=status in (Match.Status.PLAYING, Match.Status.REPORTED),
+        game_form=forms.get("game_form")
+        or GameForm(match=match, initial={"game_number": context["next_game"], "cube": 1}),
+        record_form=forms.get("record_form") or RecordForm(match=match),
+        dispute_form=forms.get("dispute_form") or DisputeForm(),
+    )
+    return context
+
+
+def entry_page(request: HttpRequest, key: str) -> HttpResponse:
+    """The private page of one entry: its next match, and reporting it."""
+    entry = entry_by_report_key(key=key)
+    match = selectors.entry_next_match(entry=entry)
+    return render(request, "matches/player_entry.html", _entry_context(request, entry, match))
+
+
+def _entry_match(entry: Entry, match_id: int) -> Match:
+    match = get_object_or_404(selectors.entry_matches(entry=entry), pk=match_id)
+    return match
+
+
+def _back(key: str) -> HttpResponseRedirect:
+    return HttpResponseRedirect(reverse("matches:entry", args=[key]))
+
+
+def _refused(
+    request: HttpRequest, entry: Entry, match_id: int, exc: Exception, **forms: Any
+) -> HttpResponse:
+    match = selectors.entry_matches(entry=entry).get(pk=match_id)
+    context = _entry_context(request, entry, match, **forms)
+    context["refusal"] = refusal_text(exc)
+    return render(request, "matches/player_entry.html", context, status=refusal_status(exc))
+
+
+@require_POST
+def entry_game(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
+    entry = entry_by_report_key(key=key)
+    match = _entry_match(entry, match_id)
+    form = GameForm(request.POST, match=match)
+    if not form.is_valid():
+        return _refused(
+            request, entry, match_id, DomainError("Check the game's details."), game_form=form
+        )
+    try:
+        game_report(
+            match_id=match.pk,
+            actor=_actor(request, entry),
+            game=form.game(),
+            meta=request_meta(request),
+        )
+    except REFUSALS as exc:
+        return _refused(request, entry, match_id, exc, game_form=form)
+    messages.success(request, f"Game {form.cleaned_data['game_number']} recorded.")
+    return _back(key)
+
+
+@require_POST
+def entry_record(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
+    entry = entry_by_report_key(key=key)
+    match = _entry_match(entry, match_id)
+    limit = max_file_bytes()
+    if int(request.META.get("CONTENT_LENGTH") or 0) > limit + 64 * 1024:
+        return _refused(
+            request, entry, match_id, file_too_large(int(request.META["CONTENT_LENGTH"]))
+        )
+    form = RecordForm(request.POST, request.FILES, match=match)
+    if not form.is_valid():
+        return _refused(
+            request, entry, match_id, DomainError("Choose a match file."), record_form=form
+        )
+    upload = form.cleaned_data["file"]
+    if upload.size > limit:
+        return _refused(request, entry, match_id, file_too_large(upload.size), record_form=form)
+    try:
+        record_upload(
+            match_id=match.pk,
+            actor=_actor(request, entry),
+            file_name=upload.name,
+            data=upload.read(limit + 1),
+            first_is=form.cleaned_data.get("first_is"),
+            meta=request_meta(request),
+        )
+    except REFUSALS as exc:
+        return _refused(request, entry, match_id, exc, record_form=form)
+    messages.success(request, "The match file was accepted; your opponent confirms it.")
+    return _back(key)
+
+
+@require_POST
+def entry_confirm(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
+    entry = entry_by_report_key(key=key)
+    match = _entry_match(entry, match_id)
+    try:
+        match_confirm(match_id=match.pk, actor=_actor(request, entry), meta=request_meta(request))
+    except REFUSALS as exc:
+        return _refused(request, entry, match_id, exc)
+    messages.success(request, "Result confirmed. Thank you!")
+    return _back(key)
+
+
+@require_POST
+def entry_dispute(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
+    entry = entry_by_report_key(key=key)
+    match = _entry_match(entry, match_id)
+    form = DisputeForm(request.POST)
+    if not form.is_valid():
+        return _refused(
+            request, entry, match_id, DomainError("Say what is wrong."), dispute_form=form
+        )
+    try:
+        match_dispute(
+            match_id=match.pk,
+            actor=_actor(request, entry),
+            reason=form.cleaned_data["reason"],
+            meta=request_meta(request),
+        )
+    except REFUSALS as exc:
+        return _refused(request, entry, match_id, exc, dispute_form=form)
+    messages.success(request, "The match is with the director, who will settle it.")
+    return _back(key)
+
+
+@login_required
+def me(request: HttpRequest) -> HttpResponse:
+    """A logged-in player's events and next matches, each with its private reporting page."""
+    player = selectors.player_for_user(user=request.user)  # type: ignore[arg-type]
+    rows = []
+    if player is not None:
+        for entry in selectors.player_entries(player=player):
+            match = selectors.entry_next_match(entry=entry)
+            rows.append(
+                {
+                    "entry": entry,
+                    "match": match,
+                    "view": match_view(match, 1 if match.entry1_id == entry.pk else 2)
+                    if match
+                    else None,
+                }
+            )
+    return render(request, "matches/player_me.html", {"player": player, "rows": rows})
+
+
+@login_required
+def director_disputes(request: HttpRequest) -> HttpResponse:
+    """Disputed matches, then results waiting for confirmation, in the user's tournaments."""
+    user = request.user
+    if not (user.is_staff or user.is_superuser or user.directed_tournaments.exists()):  # type: ignore[union-attr]
+        raise PermissionDenied("Only tournament directors see the dispute queue.")
+    queue = selectors.dispute_queue(user=user)  # type: ignore[arg-type]
+    return render(request, "matches/director_disputes.html", {"queue": queue})
+
+
+@login_required
+def director_audit(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Every report about a match, the games (voided ones too), and the director's decision."""
+    match = get_object_or_404(
+        Match.objects.select_related(
+            "event__tournament", "round", "entry1__player", "entry2__player", "reported_by"
+        ),
+        pk=match_id,
+    )
+    actor = Actor(user=request.user)  # type: ignore[arg-type]
+    director_role(match=match, actor=actor)
+    form = ResolveForm(match=match)
+    refusal = None
+    status = 200
+    if request.method == "POST":
+        form = ResolveForm(request.POST, match=match)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                match_resolve(
+                    match_id=match.pk,
+                    actor=actor,
+                    meta=request_meta(request),
+                    note=data.get("note", ""),
+                    games=data.get("game_inputs") if data["decision"] == "enter" else None,
+                    from_version=data.get("submission") if data["decision"] == "adopt" else None,
+                )
+            except REFUSALS as exc:
+                refusal, status = refusal_text(exc), refusal_status(exc)
+            else:
+                messages.success(request, "Decision recorded.")
+                return HttpResponseRedirect(reverse("matches:audit", args=[match.pk]))
+        else:
+            status = 400
+    all_games = list(match.games.order_by("voided", "number").select_related("submission"))
+    context = {
+        **match_view(match, None),
+        "all_games": all_games,
+        "submissions": selectors.match_submissions(match=match),
+        "form": form,
+        "refusal": refusal,
+    }
+    return render(request, "matches/director_audit.html", context, status=status)
