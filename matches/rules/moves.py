@@ -22,7 +22,7 @@ from functools import lru_cache
 from itertools import permutations
 
 from .dice import Roll, check_roll, dice_to_play
-from .errors import IllegalMove, ParseError
+from .errors import BadDice, IllegalMove, ParseError
 from .position import BAR, Board, Position
 
 OFF = 0
@@ -31,7 +31,16 @@ BAR_POINT = 25
 _NO_MOVE_WORDS = frozenset(
     {"", "-", "--", "dance", "dances", "danced", "no move", "cannot move", "can't move", "pass"}
 )
-_ROLLS = frozenset((a, b) for a in range(1, 7) for b in range(1, 7))
+_SORTED_DICE = {
+    (a, b): tuple(sorted((a, a, a, a) if a == b else (a, b)))
+    for a in range(1, 7)
+    for b in range(1, 7)
+}
+"""Each roll's dice to play, sorted: a play whose sorted distances equal them uses
+one die per move, each exactly."""
+
+_Reading = tuple[tuple[int, ...], tuple[tuple[int, int, bool, int], ...]]
+"""A play's sorted move distances, and its steps if each move takes one die."""
 _TOKEN = re.compile(r"([^()]+?)(?:\((\d+)\))?")
 
 
@@ -90,6 +99,7 @@ class Play:
 
     moves: tuple[Move, ...] = ()
     _key: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
+    _one_die_each: _Reading | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # (src, dst) pairs: what checking needs, cheap to hash
@@ -502,6 +512,15 @@ def _multiset_minus(dice: tuple[int, ...], used: tuple[int, ...]) -> tuple[int, 
     return tuple(rest)
 
 
+def _one_die_each(pairs: tuple[tuple[int, int], ...]) -> _Reading:
+    """Sorted distances of the moves, and their steps in playing order (highest first)."""
+    steps = sorted(
+        [(src - 1, src - dst, True, j) for j, (src, dst) in enumerate(pairs)],
+        key=lambda step: -step[0],
+    )
+    return tuple(sorted([src - dst for src, dst in pairs])), tuple(steps)
+
+
 @lru_cache(maxsize=65536)
 def _candidates(pairs: tuple[tuple[int, int], ...], roll: Roll) -> tuple[_Candidate, ...]:
     """Every assignment of the roll's dice to the written (src, dst) moves, best first."""
@@ -619,11 +638,24 @@ def check_play(pos: Position, side: int, roll: Roll, play: Play | str) -> Positi
     """
     if play.__class__ is not Play:
         play = _parse_play(play) if isinstance(play, str) else play
-    if roll not in _ROLLS:
+    dice = _SORTED_DICE.get(roll)
+    if dice is None:
         check_roll(roll)
-    candidates = _candidates(play._key, roll)
+        raise BadDice(f"{roll!r} is not a roll")
     boards = pos.boards
     board_mine, board_theirs = (boards[1], boards[0]) if side else (boards[0], boards[1])
+    reading = play._one_die_each
+    if reading is None:
+        reading = _one_die_each(play._key)
+        object.__setattr__(play, "_one_die_each", reading)
+    if reading[0] == dice:
+        # the usual case: every move is exactly one die, so there is one reading and
+        # it uses every die; if each step is legal the play is legal
+        outcome = _simulate(board_mine, board_theirs, reading[1], play.moves)
+        if isinstance(outcome, str):
+            raise IllegalMove(outcome, side=side)
+        return Position._trusted(tuple(outcome[0]), tuple(outcome[1]), side)
+    candidates = _candidates(play._key, roll)
     if len(candidates) == 1:
         # the usual case: the written play can be read in one way only
         cand = candidates[0]
@@ -693,7 +725,13 @@ def _check_maximal(
 ) -> None:
     """Raise unless no play uses more dice than ``rank`` (or as many with a larger die)."""
     dice = dice_to_play(roll)
-    example = _longest(list(board_mine), list(board_theirs), dice)
+    mine = list(board_mine)
+    theirs = list(board_theirs)
+    if rank[0] == 0 and not any(
+        _can_step(mine, theirs, s, d) for d in set(roll) for s in _sources(mine, BAR)
+    ):
+        return  # no move at all: the usual dance
+    example = _longest(mine, theirs, dice)
     n = len(example)
     pips = sum(d for _, d, _ in example)
     if (n, pips) <= rank:
