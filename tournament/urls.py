@@ -5,16 +5,17 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from tournament import health, views
+from tournament import health
 
 urlpatterns = [
-    path("", views.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("director/", include("tournament.console.urls")),
     path("api/", include("tournament.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("", include("matches.urls")),  # /r/<key>/, /me/, /director/disputes/, audit
+    path("", include("tournament.public.urls")),
 ]

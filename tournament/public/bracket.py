@@ -1,0 +1,326 @@
+"""Lay an elimination event's matches out as a bracket: sections, round columns, match boxes.
+
+No queries here: the selectors load the rounds and matches (players joined) and
+this module arranges them. A column's matches share its height equally, so a
+match sits level with the two it follows when the next round halves, and level
+with the one it follows when the next round has as many matches (a Consolation
+round where survivors meet newly dropped Main losers). The template draws the
+connectors from ``Column.joins``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from matches.models import Match
+from tournament.models import Entry, Event, Round
+
+type Joins = Literal["halves", "same", "end", "loose"]
+
+SECTION_TITLES = {
+    Round.Bracket.MAIN: "Winners bracket",
+    Round.Bracket.LOSERS: "Losers bracket",
+    Round.Bracket.FINAL: "Grand final",
+}
+SECTION_ORDER = [Round.Bracket.MAIN, Round.Bracket.LOSERS, Round.Bracket.FINAL]
+
+LIVE_STATUSES = frozenset({Match.Status.PLAYING, Match.Status.REPORTED, Match.Status.DISPUTED})
+
+
+@dataclass(frozen=True, slots=True)
+class Destination:
+    """Where a player went after losing here: another event's round, with a link."""
+
+    label: str
+    href: str
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One side of a match box."""
+
+    name: str = ""
+    seed: int | None = None
+    player_id: int | None = None
+    score: int | None = None
+    won: bool = False
+    lost: bool = False
+    went: Destination | None = None
+    placeholder: str = ""
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """A match as the bracket shows it."""
+
+    match_id: int | None
+    number: int
+    length: int
+    status: str
+    status_label: str
+    is_bye: bool
+    decision: str
+    top: Line
+    bottom: Line
+
+    @property
+    def live(self) -> bool:
+        return self.status in LIVE_STATUSES
+
+    @property
+    def lines(self) -> tuple[Line, Line]:
+        return self.top, self.bottom
+
+    @property
+    def is_void(self) -> bool:
+        return self.match_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A round: its name, match length and matches in slot order."""
+
+    number: int
+    name: str
+    length: int
+    status: str
+    boxes: tuple[Box, ...]
+    joins: Joins = "end"
+    fed: bool = False
+    """Lines come in from the previous column (it halves into this one, or matches it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A bracket in the drawing sense: Main, or a double elimination's winners/losers/final."""
+
+    key: str
+    title: str
+    columns: tuple[Column, ...]
+
+    @property
+    def rows(self) -> int:
+        """Match boxes in the tallest column (sets the drawing's height)."""
+        return max((len(c.boxes) for c in self.columns), default=0)
+
+
+@dataclass(frozen=True, slots=True)
+class Bracket:
+    """An event's whole drawing."""
+
+    event: Event
+    sections: tuple[Section, ...]
+    champion: str = ""
+    matches: int = field(default=0)
+
+
+def round_name(matches_in_round: int, number: int) -> str:
+    """The usual name of an elimination round from how many matches it has.
+
+    >>> [round_name(n, 9) for n in (1, 2, 4, 8)]
+    ['Final', 'Semi-finals', 'Quarter-finals', 'Round 9']
+    """
+    return {1: "Final", 2: "Semi-finals", 4: "Quarter-finals"}.get(
+        matches_in_round, f"Round {number}"
+    )
+
+
+def _joins(count: int, next_count: int | None) -> Joins:
+    if next_count is None:
+        return "end"
+    if next_count * 2 == count:
+        return "halves"
+    if next_count == count:
+        return "same"
+    return "loose"
+
+
+#: (bracket, round number, slot, position) -> what fills an empty line ("Loser of Main R2 M3").
+type Placeholders = Mapping[tuple[str, int, int, int], str]
+
+
+def _entry_line(
+    entry: Entry | None,
+    match: Match,
+    side: int,
+    destinations: Mapping[int, Destination],
+    placeholder: str = "",
+) -> Line:
+    if entry is None:
+        return Line(placeholder=placeholder or ("bye" if match.is_bye else ""))
+    done = match.status == Match.Status.COMPLETE and match.winner_id is not None
+    won = done and match.winner_id == entry.pk
+    lost = done and not won
+    played = match.status != Match.Status.PENDING and not match.is_bye
+    score = (match.score1 if side == 1 else match.score2) if played else None
+    if score is not None and match.status == Match.Status.READY and not score:
+        score = None
+    return Line(
+        name=entry.player.name,
+        seed=entry.seed,
+        player_id=entry.player_id,
+        score=score,
+        won=won,
+        lost=lost,
+        went=destinations.get(entry.player_id) if lost else None,
+    )
+
+
+def match_box(
+    match: Match,
+    destinations: Mapping[int, Destination] | None = None,
+    placeholders: tuple[str, str] = ("", ""),
+) -> Box:
+    """One match box; ``destinations`` maps a player to where they went after losing."""
+    where = destinations or {}
+    if match.is_bye and match.entry1_id is None and match.entry2_id is None:
+        return _void_box(match.slot + 1, match.length)
+    return Box(
+        match_id=match.pk,
+        number=match.slot + 1,
+        length=match.length,
+        status=match.status,
+        status_label=Match.Status(match.status).label,
+        is_bye=match.is_bye,
+        decision=match.decision
+        if match.decision not in ("", Match.Decision.PLAY, Match.Decision.BYE)
+        else "",
+        top=_entry_line(match.entry1, match, 1, where, placeholders[0]),
+        bottom=_entry_line(match.entry2, match, 2, where, placeholders[1]),
+    )
+
+
+def _void_box(number: int, length: int) -> Box:
+    return Box(None, number, length, "void", "Not played", False, "", Line(), Line())
+
+
+def build(
+    event: Event,
+    rounds: Iterable[Round],
+    matches: Iterable[Match],
+    destinations: Mapping[int, Destination] | None = None,
+    placeholders: Placeholders | None = None,
+) -> Bracket:
+    """Arrange ``matches`` (entries and players joined) in ``rounds`` of ``event``.
+
+    ``destinations`` says where a losing player went; ``placeholders`` name who will
+    fill an empty line.
+    """
+    fills = placeholders or {}
+    by_round: dict[int, dict[int, Match]] = {}
+    total = 0
+    for match in matches:
+        by_round.setdefault(match.round_id, {})[match.slot] = match
+        total += 1
+    grouped: dict[str, list[Round]] = {}
+    for rnd in sorted(rounds, key=lambda r: r.number):
+        grouped.setdefault(rnd.bracket, []).append(rnd)
+    sections: list[Section] = []
+    for key in SECTION_ORDER:
+        section_rounds = grouped.get(key, [])
+        if not section_rounds:
+            continue
+        counts = [max(by_round.get(r.pk, {}), default=-1) + 1 for r in section_rounds]
+        columns = []
+        for index, rnd in enumerate(section_rounds):
+            slots = by_round.get(rnd.pk, {})
+            boxes = tuple(
+                match_box(
+                    slots[k],
+                    destinations,
+                    (
+                        fills.get((key, rnd.number, k, 0), ""),
+                        fills.get((key, rnd.number, k, 1), ""),
+                    ),
+                )
+                if k in slots
+                else _void_box(k + 1, rnd.match_length)
+                for k in range(counts[index])
+            )
+            following = counts[index + 1] if index + 1 < len(counts) else None
+            columns.append(
+                Column(
+                    number=rnd.number,
+                    name=rnd.name or _column_name(key, counts[index], rnd.number, following),
+                    length=rnd.match_length,
+                    status=rnd.status,
+                    boxes=boxes,
+                    joins=_joins(counts[index], following),
+                    fed=index > 0 and columns[-1].joins in ("halves", "same"),
+                )
+            )
+        title = SECTION_TITLES[key] if len(grouped) > 1 else ""
+        sections.append(Section(key=key, title=title, columns=tuple(columns)))
+    champion = event.champion.player.name if event.champion_id and event.champion else ""
+    return Bracket(event=event, sections=tuple(sections), champion=champion, matches=total)
+
+
+def _column_name(key: str, count: int, number: int, following: int | None) -> str:
+    if key == Round.Bracket.FINAL:
+        return "Grand final" if number == 1 else "Deciding final"
+    if key == Round.Bracket.LOSERS:
+        return "Losers final" if count == 1 and following is None else f"Losers round {number}"
+    if following is not None and following == count:
+        return f"Round {number}"
+    return round_name(count, number)
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """A printed page: a run of consecutive rounds, for one block of the first of them."""
+
+    title: str
+    columns: tuple[Column, ...]
+
+
+def sheets(section: Section, per_sheet: int = 16, max_columns: int = 5) -> list[Sheet]:
+    """Split a section into printable sheets of at most ``per_sheet`` matches per column.
+
+    The first round is cut into blocks of ``per_sheet`` consecutive matches; each
+    block's sheet follows its matches round by round while the block still holds
+    whole matches, for at most ``max_columns`` rounds. The rounds left over make up
+    a smaller bracket, cut the same way.
+    """
+    result: list[Sheet] = []
+    columns = list(section.columns)
+    while columns:
+        blocks = max(1, -(-len(columns[0].boxes) // per_sheet))
+        depth = len(columns) if blocks == 1 else 1
+        while depth < len(columns) and _splits(len(columns[depth].boxes), blocks):
+            depth += 1
+        depth = min(depth, max_columns)
+        for block in range(blocks):
+            cut = []
+            for index, column in enumerate(columns[:depth]):
+                n = len(column.boxes)
+                boxes = column.boxes[block * n // blocks : (block + 1) * n // blocks]
+                joins = column.joins if index < depth - 1 else "end"
+                cut.append(_replace_boxes(column, boxes, joins, column.fed and index > 0))
+            part = (block, blocks) if blocks > 1 else None
+            result.append(Sheet(_sheet_title(section, columns[:depth], part), tuple(cut)))
+        columns = columns[depth:]
+    return result
+
+
+def _splits(count: int, blocks: int) -> bool:
+    return count >= blocks and count % blocks == 0
+
+
+def _replace_boxes(column: Column, boxes: Sequence[Box], joins: Joins, fed: bool) -> Column:
+    return Column(
+        column.number, column.name, column.length, column.status, tuple(boxes), joins, fed
+    )
+
+
+def _sheet_title(section: Section, columns: Sequence[Column], block: tuple[int, int] | None) -> str:
+    span = columns[0].name if len(columns) == 1 else f"{columns[0].name} to {columns[-1].name}"
+    head = f"{section.title}: " if section.title else ""
+    if block is None:
+        return f"{head}{span}"
+    return f"{head}{span}, part {block[0] + 1} of {block[1]}"

@@ -1,0 +1,20 @@
+"""Public URLs (names ``home`` and ``public-*``): tournaments at /t/<slug>/..., matches at /matches/<id>/, players at /players/<id>/."""
+
+from django.urls import path
+
+from tournament.public import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("t/<slug:slug>/", views.tournament, name="public-tournament"),
+    path("t/<slug:slug>/scoreboard/", views.scoreboard, name="public-scoreboard"),
+    path("t/<slug:slug>/scoreboard/live/", views.scoreboard_live, name="public-scoreboard-live"),
+    path("t/<slug:slug>/<slug:event_slug>/", views.event, name="public-event"),
+    path("t/<slug:slug>/<slug:event_slug>/live/", views.event_live, name="public-event-live"),
+    path("t/<slug:slug>/<slug:event_slug>/print/", views.event_print, name="public-event-print"),
+    path("t/<slug:slug>/<slug:event_slug>/slips/", views.event_slips, name="public-event-slips"),
+    path("t/<slug:slug>/<slug:event_slug>/draws/<int:draw_id>/", views.draw, name="public-draw"),
+    path("matches/<int:match_id>/", views.match, name="public-match"),
+    path("matches/<int:match_id>/live/", views.match_live, name="public-match-live"),
+    path("players/<int:player_id>/", views.player, name="public-player"),
+]

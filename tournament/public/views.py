@@ -1,0 +1,332 @@
+"""Public pages: thin views that read through the selectors and serve pages from the cache.
+
+Live updates poll: each live fragment carries the version it was built for and
+asks ``…/live/?v=N`` every few seconds; the answer is ``204 No Content`` (one
+cache read, no SQL) until the version moves, then the new fragment. Polling
+rather than server-sent events because the site runs on sync gunicorn workers:
+an open event stream would hold a whole worker per spectator, while a poll holds
+one for about a millisecond.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from tournament.models import Event, Tournament
+from tournament.public import bracket as layout
+from tournament.public import charts, selectors
+from tournament.public.caching import Page, cached_page, lookup
+
+PAPERS = {"a4": "A4", "letter": "Letter"}
+#: Game rows on a match slip (a longer match continues on the back).
+SLIP_ROWS = 15
+
+
+def _zone(name: str) -> zoneinfo.ZoneInfo:
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
+def _render(template: str, context: dict[str, Any], zone: str = "UTC") -> str:
+    with timezone.override(_zone(zone)):
+        return render_to_string(template, context)
+
+
+def _can_see(request: HttpRequest, page: Page) -> bool:
+    """Public pages for all; a private tournament's pages for its directors and staff."""
+    if page.get("public", True):
+        return True
+    user = request.user
+    if not user.is_authenticated:
+        return False
+    if user.is_staff or user.is_superuser:
+        return True
+    return user.directed_tournaments.filter(pk=page["tournament_id"]).exists()
+
+
+def _shell(request: HttpRequest, page: Page, version: str) -> HttpResponse:
+    if not _can_see(request, page):
+        raise Http404("No such page")
+    return render(request, "public/shell.html", {"page": page, "version": version})
+
+
+def _live(request: HttpRequest, page: Page, version: str) -> HttpResponse:
+    """The live fragment, or 204 when the caller already has this version."""
+    if not _can_see(request, page):
+        raise Http404("No such page")
+    if version and request.GET.get("v") == version:
+        return HttpResponse(status=204)
+    return HttpResponse(page["live"])
+
+
+def _tournament_facts(t: Tournament) -> dict[str, Any]:
+    return {"public": t.is_public, "tournament_id": t.pk, "zone": t.time_zone}
+
+
+# --- list and tournament ---------------------------------------------------------------------
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """The list of public tournaments."""
+
+    def build(version: str) -> Page:
+        tournaments = list(selectors.public_tournaments())
+        today = timezone.localdate()
+        return {
+            "title": "Tournaments",
+            "content": _render("public/home.html", {"tournaments": tournaments, "today": today}),
+        }
+
+    page, version = cached_page("home", "site", 0, build)
+    return _shell(request, page, version)
+
+
+def tournament(request: HttpRequest, slug: str) -> HttpResponse:
+    """A tournament: its events, the schedule of rounds and what is being played now."""
+
+    def build(version: str) -> Page:
+        t = selectors.tournament_by_slug(slug)
+        data = selectors.tournament_page(t)
+        return {
+            "title": t.name,
+            "content": _render("public/tournament.html", {"data": data, "t": t}, t.time_zone),
+            **_tournament_facts(t),
+        }
+
+    page, version = cached_page("tournament", "site", 0, build, slug)
+    return _shell(request, page, version)
+
+
+def _scoreboard_page(slug: str) -> tuple[Page, str]:
+    def build(version: str) -> Page:
+        t = selectors.tournament_by_slug(slug)
+        context = {
+            "t": t,
+            "live": selectors.scoreboard(t),
+            "version": version,
+            "live_url": reverse("public-scoreboard-live", args=[slug]),
+        }
+        live = _render("public/_scoreboard_live.html", context, t.time_zone)
+        return {
+            "title": f"Scoreboard: {t.name}",
+            "content": _render("public/scoreboard.html", {**context, "live": live}),
+            "live": live,
+            "body_class": "scoreboard-screen",
+            **_tournament_facts(t),
+        }
+
+    return cached_page("scoreboard", "site", 0, build, slug)
+
+
+def scoreboard(request: HttpRequest, slug: str) -> HttpResponse:
+    """The running matches, big, with each side's match-winning chance: for a screen in the room."""
+    page, version = _scoreboard_page(slug)
+    return _shell(request, page, version)
+
+
+def scoreboard_live(request: HttpRequest, slug: str) -> HttpResponse:
+    page, version = _scoreboard_page(slug)
+    return _live(request, page, version)
+
+
+# --- event -----------------------------------------------------------------------------------
+
+
+def _event_ids(slug: str, event_slug: str) -> list[int]:
+    """The event's id, then those of the events drawn beside it (cached lookup)."""
+
+    def find() -> list[int]:
+        return selectors.event_and_companion_ids(selectors.event_by_slugs(slug, event_slug))
+
+    return [int(i) for i in lookup(f"ids:event:{slug}:{event_slug}", find)]
+
+
+def _event_id(slug: str, event_slug: str) -> int:
+    return _event_ids(slug, event_slug)[0]
+
+
+def _event_page(slug: str, event_slug: str) -> tuple[Page, str]:
+    event_id, *companions = _event_ids(slug, event_slug)
+
+    def build(version: str) -> Page:
+        event = selectors.event_by_slugs(slug, event_slug)
+        data = selectors.event_page(event)
+        t = event.tournament
+        context = {
+            "data": data,
+            "event": event,
+            "t": t,
+            "version": version,
+            "live_url": reverse("public-event-live", args=[slug, event_slug]),
+        }
+        live = _render("public/_event_live.html", context, t.time_zone)
+        return {
+            "title": f"{event.name}: {t.name}",
+            "content": _render("public/event.html", {**context, "live": live}, t.time_zone),
+            "live": live,
+            **_tournament_facts(t),
+        }
+
+    return cached_page("event", "event", event_id, build, also=[("event", c) for c in companions])
+
+
+def event(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
+    """An event: the bracket (with its Consolation and Last Chance beside a Main) or standings."""
+    page, version = _event_page(slug, event_slug)
+    return _shell(request, page, version)
+
+
+def event_live(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
+    page, version = _event_page(slug, event_slug)
+    return _live(request, page, version)
+
+
+def _paper(request: HttpRequest) -> str:
+    return request.GET.get("paper", "a4") if request.GET.get("paper") in PAPERS else "a4"
+
+
+def _print_page(
+    request: HttpRequest, slug: str, event_slug: str, name: str, make: Any
+) -> HttpResponse:
+    paper = _paper(request)
+
+    def build(version: str) -> Page:
+        event = selectors.event_by_slugs(slug, event_slug)
+        context = {"event": event, "t": event.tournament, "paper": paper, **make(event)}
+        context["paper_name"] = PAPERS[paper]
+        return {
+            "html": _render(f"public/{name}.html", context, event.tournament.time_zone),
+            **_tournament_facts(event.tournament),
+        }
+
+    event_id, *companions = _event_ids(slug, event_slug)
+    page, _ = cached_page(
+        name, "event", event_id, build, paper, also=[("event", c) for c in companions]
+    )
+    if not _can_see(request, page):
+        raise Http404("No such page")
+    return HttpResponse(page["html"])
+
+
+def event_print(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
+    """Bracket sheets to print (``?paper=a4`` or ``letter``), cut to fit a page each."""
+
+    def make(event: Event) -> dict[str, Any]:
+        data = selectors.event_page(event)
+        brackets = [b for b in [data.bracket, *data.companions] if b is not None]
+        sheets = [
+            (b, section, sheet)
+            for b in brackets
+            for section in b.sections
+            for sheet in layout.sheets(section)
+        ]
+        return {"data": data, "sheets": sheets}
+
+    return _print_page(request, slug, event_slug, "print_bracket", make)
+
+
+def event_slips(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
+    """Match slips for the matches waiting to be played, to hand to the players."""
+
+    def make(event: Event) -> dict[str, Any]:
+        slips = [
+            (m, range(1, min(2 * m.length, SLIP_ROWS) + 1)) for m in selectors.event_slips(event)
+        ]
+        return {"slips": slips}
+
+    return _print_page(request, slug, event_slug, "slips", make)
+
+
+def draw(request: HttpRequest, slug: str, event_slug: str, draw_id: int) -> HttpResponse:
+    """A draw's method, random seed and public log, to re-run it."""
+    event_id = _event_id(slug, event_slug)
+
+    def build(version: str) -> Page:
+        event = selectors.event_by_slugs(slug, event_slug)
+        the_draw = selectors.draw_of(event, draw_id)
+        context = {"event": event, "t": event.tournament, "draw": the_draw}
+        return {
+            "title": f"Draw of {event.name}",
+            "content": _render("public/draw.html", context, event.tournament.time_zone),
+            **_tournament_facts(event.tournament),
+        }
+
+    page, version = cached_page("draw", "event", event_id, build, draw_id)
+    return _shell(request, page, version)
+
+
+# --- match and player ------------------------------------------------------------------------
+
+
+def _match_page(match_id: int) -> tuple[Page, str]:
+    event_id = int(lookup(f"ids:match:{match_id}", lambda: selectors.match_event_id(match_id)))
+
+    def build(version: str) -> Page:
+        data = selectors.match_page(match_id)
+        t = data.event.tournament
+        context = {
+            "data": data,
+            "m": data.match,
+            "event": data.event,
+            "t": t,
+            "version": version,
+            "live_url": reverse("public-match-live", args=[match_id]),
+        }
+        live = _render("public/_match_live.html", context, t.time_zone)
+        return {
+            "title": f"{_match_title(data)}: {data.event.name}",
+            "content": _render("public/match.html", {**context, "live": live}, t.time_zone),
+            "live": live,
+            **_tournament_facts(t),
+        }
+
+    return cached_page("match", "event", event_id, build, match_id)
+
+
+def _match_title(data: selectors.MatchPage) -> str:
+    names = [e.player.name if e else "?" for e in (data.match.entry1, data.match.entry2)]
+    return " v ".join(names)
+
+
+def match(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A match: score, chances, every game (cube, gammons, doubles, Crawford) and its moves."""
+    page, version = _match_page(match_id)
+    return _shell(request, page, version)
+
+
+def match_live(request: HttpRequest, match_id: int) -> HttpResponse:
+    page, version = _match_page(match_id)
+    return _live(request, page, version)
+
+
+def player(request: HttpRequest, player_id: int) -> HttpResponse:
+    """A player: rating and its history, events entered, matches played."""
+
+    def build(version: str) -> Page:
+        data = selectors.player_page(player_id)
+        chart = None
+        if data.rating_changes:
+            values = [data.rating_changes[0].rating_before] + [
+                c.rating_after for c in data.rating_changes
+            ]
+            labels = ["start"] + [
+                f"{c.created_at:%d %b %Y}: {c.rating_before:.0f} to {c.rating_after:.0f}"
+                for c in data.rating_changes
+            ]
+            chart = charts.rating_chart(values, labels)
+        return {
+            "title": data.player.name,
+            "content": _render("public/player.html", {"data": data, "chart": chart}),
+        }
+
+    page, version = cached_page("player", "site", 0, build, player_id)
+    return _shell(request, page, version)
