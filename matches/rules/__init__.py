@@ -1,11 +1,12 @@
 """The rules engine: positions, dice, plays, cube and match rules. No Django here."""
 
 from .dice import Roll, check_roll, dice_to_play, parse_roll
-from .matchid import MatchId
+from .matchid import GameState, MatchId
 from .moves import Move, Play, can_move, check_play, legal_plays
 from .position import Position
 
 __all__ = [
+    "GameState",
     "MatchId",
     "Move",
     "Play",
