@@ -10,7 +10,6 @@ import os
 from pathlib import Path
 
 import dj_database_url
-from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -24,11 +23,9 @@ def env_bool(name: str, default: bool = False) -> bool:
 
 
 DEBUG = env_bool("DEBUG")
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
-    SECRET_KEY = "dev-only-insecure-key"
+# Required when DEBUG is off: the server refuses to start without it (tournament/checks.py,
+# tournament/wsgi.py); commands that never sign anything, such as checkmatch, run without it.
+SECRET_KEY = os.environ.get("SECRET_KEY", "") or ("dev-only-insecure-key" if DEBUG else "")
 
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
@@ -131,7 +128,20 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300, "socket_connect_timeout": 1}
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
-    "sweep-completed-matches": {"task": "tournament.tasks.sweep_completed_matches", "schedule": 60.0},
+    "sweep-completed-matches": {
+        "task": "tournament.tasks.sweep_completed_matches",
+        "schedule": 60.0,
+    },
+    # Ratings, reminders and deadline rules (tournament/tasks_scheduled.py).
+    "sweep-unrated-matches": {
+        "task": "tournament.tasks_scheduled.sweep_unrated_matches",
+        "schedule": 300.0,
+    },
+    "send-deadline-reminders": {
+        "task": "tournament.tasks_scheduled.send_deadline_reminders",
+        "schedule": 300.0,
+    },
+    "apply-deadlines": {"task": "tournament.tasks_scheduled.apply_deadlines", "schedule": 60.0},
 }
 
 AUTH_USER_MODEL = "tournament.User"
@@ -204,6 +214,19 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "EventStatusEnum": "tournament.models.Event.Status",
+        "EventKindEnum": "tournament.models.Event.Kind",
+        "EntryStatusEnum": "tournament.models.Entry.Status",
+        "RoundStatusEnum": "tournament.models.Round.Status",
+        "MatchStatusEnum": "matches.models.Match.Status",
+        "SubmissionStatusEnum": "matches.models.Submission.Status",
+        "SubmissionKindEnum": "matches.models.Submission.Kind",
+        "GameResultEnum": "matches.models.Game.Result",
+        "GameEndedByEnum": "matches.models.Game.EndedBy",
+        "ReportResultEnum": ["single", "gammon", "backgammon"],
+        "ReportEndedByEnum": ["play", "drop", "resign"],
+    },
 }
 
 if not DEBUG:
