@@ -83,17 +83,24 @@ def test_healthz_answers_503_when_redis_stops(client, private_redis):
     assert services["database"]["status"] == "ok"
 
 
-def test_secret_key_is_required_without_debug():
+def _run_without_secret(*argv: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}}
-    done = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup()"],
+    return subprocess.run(
+        [sys.executable, *argv],
         env={**env, "DJANGO_SETTINGS_MODULE": "tournament.settings"},
         capture_output=True,
         text=True,
         cwd=settings.BASE_DIR,
     )
-    assert done.returncode != 0
-    assert "SECRET_KEY must be set" in done.stderr
+
+
+def test_the_site_refuses_to_start_without_a_secret_key_when_debug_is_off():
+    check = _run_without_secret("manage.py", "check")
+    assert check.returncode != 0
+    assert "SECRET_KEY must be set" in check.stderr
+    wsgi = _run_without_secret("-c", "import tournament.wsgi")
+    assert wsgi.returncode != 0
+    assert "SECRET_KEY must be set" in wsgi.stderr
 
 
 def test_api_docs_and_schema_are_served(client):

@@ -6,7 +6,8 @@ class TournamentConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        from tournament import (  # noqa: F401 - connect the signal receivers
+        from tournament import (  # noqa: F401 - register the checks, connect the receivers
+            checks,
             receivers,
             receivers_ratings,
         )
