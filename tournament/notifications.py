@@ -1,0 +1,107 @@
+"""Emails to players, sent by Celery tasks (never inside a request).
+
+The console backend prints them unless ``EMAIL_HOST`` selects SMTP. Players who
+turned notifications off (``Player.notify``) or have no address get nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from smtplib import SMTPException
+
+from celery import shared_task
+from django.conf import settings
+from django.core.cache import cache
+from django.core.mail import EmailMessage, mailers
+
+from matches.models import Match
+from tournament.models import Entry
+
+log = logging.getLogger(__name__)
+
+#: How long a sent notice is remembered, so that a retried or repeated task does not resend it.
+SENT_TTL = 60 * 60 * 24 * 14
+
+
+def report_link(entry: Entry) -> str:
+    """The entry's private page: its next match, reporting and confirming."""
+    return f"{settings.SITE_URL.rstrip('/')}/r/{entry.report_key}/"
+
+
+def match_ready_message(match: Match, entry: Entry, opponent: Entry) -> EmailMessage:
+    """The notice to ``entry``'s player that its match against ``opponent`` is ready."""
+    event = match.event
+    lines = [
+        f"Hello {entry.player.name},",
+        "",
+        f"Your next match in {event.tournament.name}, {event.name}, {match.round} is ready:",
+        f"  {entry.player.name} v {opponent.player.name}, {match.length}-point match",
+    ]
+    if match.start_score1 or match.start_score2:
+        mine, theirs = (
+            (match.start_score1, match.start_score2)
+            if match.entry1_id == entry.pk
+            else (match.start_score2, match.start_score1)
+        )
+        lines.append(f"  starting at {mine}-{theirs} (penalty points)")
+    if match.round.deadline:
+        lines.append(f"  to be played by {match.round.deadline:%Y-%m-%d %H:%M} UTC")
+    lines += [
+        "",
+        "Report each game, or the whole match, and confirm your opponent's result here:",
+        f"  {report_link(entry)}",
+        "This link is yours alone: anyone who has it can report for you.",
+    ]
+    return EmailMessage(
+        subject=f"Your next match: {opponent.player.name} ({event.name}, {match.round})",
+        body="\n".join(lines) + "\n",
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[entry.player.email],
+    )
+
+
+@shared_task(
+    bind=True,
+    autoretry_for=(SMTPException, ConnectionError, TimeoutError),
+    retry_backoff=5,
+    retry_backoff_max=300,
+    max_retries=6,
+    acks_late=True,
+)
+def notify_match_ready(self: object, match_id: int) -> int:
+    """Email both players of a ready match; return how many emails were sent.
+
+    Each player is told once per match and opponent: a repeated task sends nothing more.
+    """
+    match = (
+        Match.objects.select_related(
+            "event__tournament", "round", "entry1__player", "entry2__player"
+        )
+        .filter(pk=match_id, status=Match.Status.READY)
+        .first()
+    )
+    if match is None or match.entry1 is None or match.entry2 is None:
+        return 0
+    messages = []
+    keys = []
+    for entry, opponent in ((match.entry1, match.entry2), (match.entry2, match.entry1)):
+        player = entry.player
+        if not player.notify or not player.email:
+            continue
+        key = f"notified:ready:{match.pk}:{entry.report_key}:{opponent.report_key}"
+        try:
+            if cache.get(key):
+                continue
+        except Exception:  # cache down: better twice than never
+            log.warning("cache unavailable; notifying match %s without dedupe", match.pk)
+        messages.append(match_ready_message(match, entry, opponent))
+        keys.append(key)
+    if not messages:
+        return 0
+    sent = mailers.default.send_messages(messages)
+    for key in keys:
+        try:
+            cache.set(key, 1, SENT_TTL)
+        except Exception:
+            log.warning("could not remember notice %s", key)
+    return int(sent or 0)
