@@ -35,6 +35,9 @@ class CheckOptions:
     ``jacoby`` and ``auto_doubles`` apply to money sessions (``0 point match``)
     only; in match play gammons always count. Money sessions may show beavers and
     raccoons.
+
+    >>> CheckOptions(crawford=False).rules_for(5)
+    MatchRules(length=5, crawford=False, holland=False, jacoby=False, beavers=False, raccoons=False, auto_doubles=0)
     """
 
     crawford: bool = True
@@ -62,7 +65,11 @@ class CheckOptions:
 
 @dataclass
 class FileReport:
-    """What ``checkmatch`` says about one file (``as_dict`` is its JSON object)."""
+    """What ``checkmatch`` says about one file (``as_dict`` is its JSON object).
+
+    >>> FileReport("a.mat").valid
+    False
+    """
 
     file: str
     valid: bool = False
@@ -74,7 +81,11 @@ class FileReport:
     errors: list[dict[str, Any]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
-        """The report as the JSON object ``checkmatch --json`` prints."""
+        """The report as the JSON object ``checkmatch --json`` prints.
+
+        >>> list(FileReport("a.mat").as_dict())[:3]
+        ['file', 'valid', 'match_length']
+        """
         return {
             "file": self.file,
             "valid": self.valid,
@@ -130,7 +141,11 @@ def read_match(data: bytes | str) -> MatchRecord:
 def check_match_data(
     data: bytes | str, options: CheckOptions | None = None, *, file: str = ""
 ) -> FileReport:
-    """Check one match file's contents; never raises for bad contents."""
+    """Check one match file's contents; never raises for bad contents.
+
+    >>> check_match_data(b"garbage").errors[0]["code"]
+    'parse-error'
+    """
     options = options or CheckOptions()
     report = FileReport(file)
     try:
@@ -180,7 +195,12 @@ def check_match_data(
 
 
 def check_paths(paths: Sequence[str], options: CheckOptions) -> tuple[list[FileReport], list[str]]:
-    """Check each file; return the reports and the files that could not be read."""
+    """Check each file; return the reports and the files that could not be read.
+
+    >>> reports, unreadable = check_paths(["/no/such.mat"], CheckOptions())
+    >>> unreadable, reports[0].errors[0]["code"]
+    (['/no/such.mat'], 'read-error')
+    """
     reports: list[FileReport] = []
     unreadable: list[str] = []
     for path in paths:
@@ -205,21 +225,34 @@ def check_paths(paths: Sequence[str], options: CheckOptions) -> tuple[list[FileR
 
 
 def exit_code(reports: Sequence[FileReport], unreadable: Sequence[str]) -> int:
-    """0 when every file is valid, 1 when any is not, 2 when any could not be read."""
+    """0 when every file is valid, 1 when any is not, 2 when any could not be read.
+
+    >>> exit_code([FileReport("a", valid=True)], []), exit_code([FileReport("b")], [])
+    (0, 1)
+    """
     if unreadable:
         return 2
     return 0 if all(r.valid for r in reports) else 1
 
 
 def render(reports: Sequence[FileReport], *, as_json: bool) -> str:
-    """The command's output: one JSON array, or one line per file."""
+    """The command's output: one JSON array, or one line per file.
+
+    >>> render([FileReport("a.mat")], as_json=True).startswith('[')
+    True
+    """
     if as_json:
         return json.dumps([r.as_dict() for r in reports], ensure_ascii=False, indent=1)
     return "\n".join(r.summary() for r in reports)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m matches.rules.check [--json] [--holland] [--no-crawford] [--jacoby] FILE...``"""
+    """``python -m matches.rules.check [--json] [--holland] [--no-crawford] [--jacoby] FILE...``
+
+    >>> main(["/no/such.mat"])
+    /no/such.mat: INVALID: read-error: cannot read /no/such.mat: No such file or directory
+    2
+    """
     parser = argparse.ArgumentParser(
         prog="python -m matches.rules.check",
         description="Check backgammon match files (.mat, .sgf) against the rules.",
@@ -236,7 +269,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The command's arguments (shared by the Django command and ``-m`` entry point)."""
+    """The command's arguments (shared by the Django command and ``-m`` entry point).
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_arguments(parser)
+    >>> vars(parser.parse_args(["--holland", "a.mat"]))["holland"]
+    True
+    """
     parser.add_argument("files", nargs="+", metavar="FILE", help=".mat or .sgf match files")
     parser.add_argument("--json", action="store_true", help="print one JSON array")
     parser.add_argument("--holland", action="store_true", help="apply the Holland rule")
@@ -255,7 +294,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def options_from(values: dict[str, Any]) -> CheckOptions:
-    """The :class:`CheckOptions` for parsed command-line values."""
+    """The :class:`CheckOptions` for parsed command-line values.
+
+    >>> options_from({"no_crawford": True}).crawford
+    False
+    """
     return CheckOptions(
         crawford=not values.get("no_crawford", False),
         holland=bool(values.get("holland", False)),

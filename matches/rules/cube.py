@@ -31,7 +31,11 @@ from .errors import (
 
 
 class OfferKind(StrEnum):
-    """What the pending offer is: a double, a beaver of it, or a raccoon of the beaver."""
+    """What the pending offer is: a double, a beaver of it, or a raccoon of the beaver.
+
+    >>> [str(kind) for kind in OfferKind]
+    ['double', 'beaver', 'raccoon']
+    """
 
     DOUBLE = "double"
     BEAVER = "beaver"
@@ -39,14 +43,22 @@ class OfferKind(StrEnum):
 
 
 class Offer(NamedTuple):
-    """A cube offer waiting for an answer: who made it and what it is."""
+    """A cube offer waiting for an answer: who made it and what it is.
+
+    >>> CubeState().double(1).offer
+    Offer(by=1, kind=<OfferKind.DOUBLE: 'double'>)
+    """
 
     by: int
     kind: OfferKind
 
 
 class DropOutcome(NamedTuple):
-    """The end of a game by a refused offer: the offerer wins the stake before it."""
+    """The end of a game by a refused offer: the offerer wins the stake before it.
+
+    >>> CubeState(value=4, owner=0).double(0).drop(1).points
+    4
+    """
 
     winner: int
     points: int

@@ -116,9 +116,13 @@ class MatchState:
             raise ParseError(f"a match length is 0 (money) or more, not {self.length!r}")
         if not self.scores:
             raise ParseError("a match state needs a starting score")
-        for a, b in self.scores:
-            if type(a) is not int or type(b) is not int or a < 0 or b < 0:
-                raise ParseError(f"a score is two counts of 0 or more, not {a!r}-{b!r}")
+        for pair in self.scores:
+            if (
+                not isinstance(pair, tuple)
+                or len(pair) != 2
+                or any(type(n) is not int or n < 0 for n in pair)
+            ):
+                raise ParseError(f"a score is two counts of 0 or more, not {pair!r}")
 
     @classmethod
     def start(cls, length: int, score: Score = (0, 0)) -> MatchState:
@@ -127,7 +131,11 @@ class MatchState:
         >>> MatchState.start(5, (0, 2)).score
         (0, 2)
         """
-        return cls(length, (tuple(score),))  # type: ignore[arg-type]
+        try:
+            a, b = score
+        except (TypeError, ValueError):
+            raise ParseError(f"a score is two counts of 0 or more, not {score!r}") from None
+        return cls(length, ((a, b),))
 
     @classmethod
     def replay(
@@ -145,7 +153,11 @@ class MatchState:
 
     @property
     def score(self) -> Score:
-        """The score now."""
+        """The score now.
+
+        >>> MatchState.start(7, (2, 1)).after_game(1, 4).score
+        (2, 5)
+        """
         return self.scores[-1]
 
     @property
@@ -254,7 +266,11 @@ class MatchState:
 
 
 class Response(StrEnum):
-    """The answer to a reported double."""
+    """The answer to a reported double.
+
+    >>> Response("beaver")
+    <Response.BEAVER: 'beaver'>
+    """
 
     TAKE = "take"
     DROP = "drop"
@@ -270,6 +286,9 @@ class DoubleReport:
     opening roll counts for the side that plays it. ``response`` ``beaver`` means
     the doubled side beavered and the doubler took the beaver (or dropped it, if
     the game ended by a drop); ``raccoon`` means the doubler then raccooned.
+
+    >>> DoubleReport(by=0, turn=3)
+    DoubleReport(by=0, turn=3, response=<Response.TAKE: 'take'>)
     """
 
     by: int
@@ -283,6 +302,10 @@ class GameReport:
 
     ``cube`` is the value when the game ended (for a drop, the value before the
     refused double). ``points``, when given, must agree with the rest.
+
+    >>> report = GameReport(winner=1, cube=2, result="gammon", doubles=[DoubleReport(0, 2)])
+    >>> check_game_report(MatchState.start(9), MatchRules(9), report).points
+    4
     """
 
     winner: int
@@ -296,7 +319,11 @@ class GameReport:
 
 @dataclass(frozen=True, slots=True)
 class CheckedGame:
-    """A reported game as the engine read it: what it is worth and how the cube went."""
+    """A reported game as the engine read it: what it is worth and how the cube went.
+
+    >>> check_game_report(MatchState.start(3), MatchRules(3), GameReport(winner=0)).points
+    1
+    """
 
     winner: int
     cube: int

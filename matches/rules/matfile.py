@@ -50,10 +50,8 @@ _SCORE_LINE = re.compile(
     r"\s*(?P<a>\S.*?)\s*:\s*(?P<sa>\d{1,9})\s+(?P<b>\S.*?)\s*:\s*(?P<sb>\d{1,9})\s*"
 )
 _HEADER_TAG = re.compile(r'\[\s*([^\]"]+?)\s+"(.*)"\s*\]')
-_MOVE_NUMBER = re.compile(r"\s*(\d{1,6})\)")
-_TOKEN = re.compile(r"\S+")
-_ROLL = re.compile(r"(\d)(\d):")
-_NUMBER = re.compile(r"\d{1,9}")
+_DIGITS = frozenset("0123456789")
+_NUMBER = re.compile(r"[0-9]{1,9}")
 _LINE_END = re.compile(r"\r\n|\r|\n")
 _RULE_TAGS = {"crawford": "crawford", "jacoby": "jacoby", "beaver": "beavers"}
 
@@ -95,6 +93,10 @@ def parse_mat(data: bytes | str) -> MatchRecord:
     Only a file without a ``point match`` line or without games raises at once; a
     game whose text cannot be read carries the error at the place it occurs, so
     that a checker reports problems in reading order.
+
+    >>> game = parse_mat(" 3 point match\\n Game 1\\n A : 0  B : 0\\n  1) 31: 8/5 6/5  ?x\\n").games[0]
+    >>> game.actions[1].error.message
+    "line 4: cannot read '?x'"
     """
     lines = _LINE_END.split(decode(data))
     info: list[tuple[str, str]] = []
@@ -204,81 +206,83 @@ def _read_move_line(
     line: str, line_no: int, last_move: int | None
 ) -> tuple[int | None, list[Action]]:
     """The move number and the actions of one move line, left column first."""
-    text = line.expandtabs(8)
-    numbered = _MOVE_NUMBER.match(text)
+    text = line.expandtabs(8) if "\t" in line else line
     move = last_move
     offset = 0
-    if numbered is not None:
-        move = int(numbered.group(1))
-        offset = numbered.end()
-    tokens = [(m.start(), m.group()) for m in _TOKEN.finditer(text, offset)]
+    close = text.find(")", 0, 12)
+    if close > 0:
+        number = text[:close].strip()
+        if number.isascii() and number.isdigit():
+            move = int(number)
+            offset = close + 1
+    tokens = text[offset:].split()
+    columns = []
+    pos = offset
+    for token in tokens:
+        pos = text.index(token, pos)
+        columns.append(pos)
+        pos += len(token)
     actions: list[Action] = []
     last_side = 0
     j = 0
-    while j < len(tokens):
-        column, token = tokens[j]
-        side = 0 if column < RIGHT_COLUMN else 1
+    n = len(tokens)
+    while j < n:
+        side = 0 if columns[j] < RIGHT_COLUMN else 1
         if side < last_side:
-            actions.append(
-                Unreadable(
-                    ParseError(f"line {line_no}: {token!r} is left of the right column's action"),
-                    move=move,
-                    side=side,
-                )
+            error = ParseError(
+                f"line {line_no}: {tokens[j]!r} is left of the right column's action"
             )
+            actions.append(Unreadable(error, move=move, side=side))
             break
         last_side = side
         action, j = _read_action(tokens, j, side, move, line_no)
         if action is not None:
             actions.append(action)
-        if isinstance(action, Unreadable):
-            break
+            if isinstance(action, Unreadable):
+                break
     return move, actions
 
 
+def _is_roll(token: str) -> bool:
+    return len(token) == 3 and token[2] == ":" and token[0] in _DIGITS and token[1] in _DIGITS
+
+
 def _read_action(
-    tokens: list[tuple[int, str]], j: int, side: int, move: int | None, line_no: int
+    tokens: list[str], j: int, side: int, move: int | None, line_no: int
 ) -> tuple[Action | None, int]:
     """The action starting at token ``j`` and the index of the token after it."""
-    token = tokens[j][1]
-    word = token.lower()
-    rolled = _ROLL.fullmatch(token)
-    if rolled is not None:
-        dice = (int(rolled.group(1)), int(rolled.group(2)))
+    token = tokens[j]
+    n = len(tokens)
+    if _is_roll(token):
+        dice = (int(token[0]), int(token[1]))
         j += 1
         moves: list[str] = []
-        while j < len(tokens):
-            nxt = tokens[j][1]
-            low = nxt.lower()
+        while j < n:
+            nxt = tokens[j]
             if "/" in nxt:
-                moves.append(low)
-            elif low.strip("?") == "":
+                moves.append(nxt.lower())
+            elif not nxt.strip("?"):
                 pass  # XG writes ??? for a roll after which the game was resigned
-            elif low == "cannot" and j + 1 < len(tokens) and tokens[j + 1][1].lower() == "move":
-                j += 1  # XG: "Cannot Move" for a dance
-            elif low == "illegal":
-                return (
-                    Unreadable(
-                        ParseError(
-                            f"line {line_no}: illegal plays recorded as such cannot be checked"
-                        ),
-                        move=move,
-                        side=side,
-                    ),
-                    len(tokens),
-                )
             else:
-                break
+                low = nxt.lower()
+                if low == "cannot" and j + 1 < n and tokens[j + 1].lower() == "move":
+                    j += 1  # XG: "Cannot Move" for a dance
+                elif low == "illegal":
+                    message = f"line {line_no}: illegal plays recorded as such cannot be checked"
+                    return _bad(message, move, side)
+                else:
+                    break
             j += 1
         return RollPlay(side, dice, " ".join(moves), move), j
+    word = token.lower()
     if word.startswith(("double", "beaver", "raccoon")):
         value: int | None = None
         j += 1
-        if j < len(tokens) and tokens[j][1] == "=>":
+        if j < n and tokens[j] == "=>":
             j += 1
-            if j >= len(tokens) or _NUMBER.fullmatch(tokens[j][1]) is None:
+            if j >= n or _NUMBER.fullmatch(tokens[j]) is None:
                 return _bad(f"line {line_no}: {token} => needs the cube value", move, side)
-            value = int(tokens[j][1])
+            value = int(tokens[j])
             j += 1
         if word.startswith("double"):
             return Double(side, value, move), j
@@ -293,14 +297,13 @@ def _read_action(
         return None, j + 1
     if word in ("wins", "win"):
         j += 1
-        if j >= len(tokens) or _NUMBER.fullmatch(tokens[j][1]) is None:
+        if j >= n or _NUMBER.fullmatch(tokens[j]) is None:
             return _bad(f"line {line_no}: 'Wins' needs a number of points", move, side)
-        points = int(tokens[j][1])
+        points = int(tokens[j])
         j += 1
-        if j < len(tokens) and tokens[j][1].lower() in ("point", "points"):
+        if j < n and tokens[j].lower() in ("point", "points"):
             j += 1
-        tail = [t.lower() for _, t in tokens[j : j + 3]]
-        if tail == ["and", "the", "match"]:
+        if [t.lower() for t in tokens[j : j + 3]] == ["and", "the", "match"]:
             j += 3
         return Win(side, points, move), j
     return _bad(f"line {line_no}: cannot read {token!r}", move, side)
@@ -318,7 +321,7 @@ def write_mat(record: MatchRecord) -> str:
 
     >>> from matches.rules.record import GameRecord, RollPlay, Win
     >>> game = GameRecord(1, (0, 0), (RollPlay(1, (2, 1), "13/11 24/23"), Win(1, 1)))
-    >>> print(write_mat(MatchRecord(1, ("Ann", "Bo"), (game,))))
+    >>> print(write_mat(MatchRecord(1, ("Ann", "Bo"), (game,))), end="")
     <BLANKLINE>
      1 point match
     <BLANKLINE>

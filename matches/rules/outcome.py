@@ -18,7 +18,11 @@ from .position import BAR, CHECKERS, Position
 
 
 class Result(StrEnum):
-    """The kind of win; its ``multiplier`` is 1, 2 or 3."""
+    """The kind of win; its ``multiplier`` is 1, 2 or 3.
+
+    >>> [(str(r), r.multiplier) for r in Result]
+    [('single', 1), ('gammon', 2), ('backgammon', 3)]
+    """
 
     SINGLE = "single"
     GAMMON = "gammon"
@@ -68,7 +72,11 @@ _MULTIPLIERS = {Result.SINGLE: 1, Result.GAMMON: 2, Result.BACKGAMMON: 3}
 
 
 class EndedBy(StrEnum):
-    """How a game ended: the last checker borne off, a refused double, a resignation."""
+    """How a game ended: the last checker borne off, a refused double, a resignation.
+
+    >>> [str(e) for e in EndedBy]
+    ['play', 'drop', 'resign']
+    """
 
     PLAY = "play"
     DROP = "drop"

@@ -46,6 +46,9 @@ class RollPlay:
     """``side`` rolled ``dice`` and played ``play`` (``""``: nothing written after the roll).
 
     ``move`` is the number of the file's move line (``N)``), for error locations.
+
+    >>> RollPlay(0, (6, 6), move=12)  # a dance, or a roll the game was resigned after
+    RollPlay(side=0, dice=(6, 6), play='', move=12)
     """
 
     side: int
@@ -56,7 +59,11 @@ class RollPlay:
 
 @dataclass(frozen=True, slots=True)
 class Double:
-    """``side`` doubles; ``value`` is the stake offered as written (``Doubles => 2``)."""
+    """``side`` doubles; ``value`` is the stake offered as written (``Doubles => 2``).
+
+    >>> Double(1, 2, move=7)
+    Double(side=1, value=2, move=7)
+    """
 
     side: int
     value: int | None = None
@@ -65,7 +72,11 @@ class Double:
 
 @dataclass(frozen=True, slots=True)
 class Beaver:
-    """``side``, just doubled, beavers; ``value`` as written (``Beavers => 4``)."""
+    """``side``, just doubled, beavers; ``value`` as written (``Beavers => 4``).
+
+    >>> Beaver(0, 4).value
+    4
+    """
 
     side: int
     value: int | None = None
@@ -74,7 +85,11 @@ class Beaver:
 
 @dataclass(frozen=True, slots=True)
 class Raccoon:
-    """The original doubler raccoons the beaver; ``value`` as written."""
+    """The original doubler raccoons the beaver; ``value`` as written.
+
+    >>> Raccoon(1, 8).side
+    1
+    """
 
     side: int
     value: int | None = None
@@ -83,7 +98,11 @@ class Raccoon:
 
 @dataclass(frozen=True, slots=True)
 class Take:
-    """``side`` accepts the pending double (or beaver, raccoon)."""
+    """``side`` accepts the pending double (or beaver, raccoon).
+
+    >>> Take(0, move=3)
+    Take(side=0, move=3)
+    """
 
     side: int
     move: int | None = None
@@ -91,7 +110,11 @@ class Take:
 
 @dataclass(frozen=True, slots=True)
 class Drop:
-    """``side`` refuses the pending double and loses the game."""
+    """``side`` refuses the pending double and loses the game.
+
+    >>> Drop(1).side
+    1
+    """
 
     side: int
     move: int | None = None
@@ -104,6 +127,9 @@ class Win:
     ``resigned`` is ``True`` or ``False`` when the file says so (SGF ``RE[W+2R]``),
     ``None`` when it must be inferred (``.mat``: a game that stops before the last
     checker is off and without a drop ended by resignation).
+
+    >>> Win(0, 2, move=30)
+    Win(side=0, points=2, move=30, resigned=None)
     """
 
     side: int
@@ -114,7 +140,11 @@ class Win:
 
 @dataclass(frozen=True, slots=True)
 class Unreadable:
-    """A place in the record that could not be read; replaying it raises ``error``."""
+    """A place in the record that could not be read; replaying it raises ``error``.
+
+    >>> Unreadable(ParseError("line 9: cannot read 'x'"), move=4).error.code
+    'parse-error'
+    """
 
     error: ParseError
     move: int | None = None
@@ -131,6 +161,9 @@ class GameRecord:
     ``score`` is ``None`` when the game's score line could not be read (``error``
     says why). ``auto_doubles`` is how many automatic doubles the game started with,
     or ``None`` when the file does not say (``.mat``).
+
+    >>> GameRecord(1, (0, 0)).actions
+    ()
     """
 
     number: int
@@ -147,6 +180,9 @@ class MatchRecord:
 
     ``rules`` holds what the file itself says about the rules (``crawford``,
     ``jacoby``...), for information.
+
+    >>> MatchRecord(7, ("Ann", "Bo"), ()).players
+    ('Ann', 'Bo')
     """
 
     length: int
@@ -174,7 +210,10 @@ class MatchRecord:
 
 @dataclass(frozen=True, slots=True)
 class ReplayedGame:
-    """A game that replayed without error: who won, how, and what it was worth."""
+    """A game that replayed without error: who won, how, and what it was worth.
+
+    See :func:`replay_game` for an example.
+    """
 
     number: int
     score_before: Score
@@ -199,6 +238,14 @@ def replay_game(state: MatchState, rules: MatchRules, record: GameRecord) -> Rep
     for its roll and position, every cube action legal, and the end of the game
     (the 15th checker off, a drop or a resignation) must agree with ``Wins N``.
     Errors carry the game number, the move number and the side.
+
+    >>> from matches.rules.match import MatchRules, MatchState
+    >>> game = GameRecord(1, (0, 0), (
+    ...     RollPlay(0, (3, 1), "8/5 6/5", move=1), Double(1, 2, move=1),
+    ...     Drop(0, move=2), Win(1, 1, move=2)))
+    >>> played = replay_game(MatchState.start(3), MatchRules(3), game)
+    >>> played.winner, played.points, str(played.ended_by), played.rolls
+    (1, 1, 'drop', 1)
     """
     game = state.game_number
     if state.is_over:

@@ -178,7 +178,11 @@ def read_sgf(data: bytes | str) -> MatchRecord:
 
 
 def parse_sgf(data: bytes | str) -> MatchRecord:
-    """Read an SGF match, keeping unreadable actions as :class:`Unreadable` in their game."""
+    """Read an SGF match, keeping unreadable actions as :class:`Unreadable` in their game.
+
+    >>> parse_sgf("(;GM[6]MI[length:3];W[52mh];AE[a])").games[0].actions[1].error.message
+    'the position or cube was set by hand (AE): the game cannot be checked move by move'
+    """
     trees = _Parser(decode(data)).collection()
     games: list[GameRecord] = []
     length: int | None = None

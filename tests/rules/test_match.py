@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -33,6 +36,8 @@ from matches.rules.match import (
 from matches.rules.matfile import read_mat
 from matches.rules.outcome import EndedBy, Result
 from matches.rules.record import GameRecord, RollPlay, Win, replay_game
+
+CORPUS = Path(__file__).resolve().parent.parent / "data" / "gnubg"
 
 # -- rules and state --------------------------------------------------------------------
 
@@ -384,3 +389,18 @@ def test_score_line_must_match_the_state() -> None:
     with pytest.raises(ScoreMismatch) as caught:
         replay_game(MatchState.replay(5, [(0, 2)]), MatchRules(5), record)
     assert (caught.value.code, caught.value.game) == ("score-mismatch", 2)
+
+
+def test_automatic_doubles_in_money_play() -> None:
+    """A .mat file does not record automatic doubles; SGF does (CV in the root node)."""
+    played_out = read_mat((CORPUS / "m19_5pt.mat").read_bytes()).games[0]  # a gammon, cube 1
+    doubled = replace(played_out, actions=(*played_out.actions[:-1], Win(1, 4, None)))
+    money = MatchState.start(0)
+    with pytest.raises(PointsMismatch):
+        replay_game(money, MatchRules(0), doubled)
+    assert replay_game(money, MatchRules(0, auto_doubles=1), doubled).cube == 2
+    with pytest.raises(PointsMismatch):  # SGF said: no automatic double
+        replay_game(money, MatchRules(0, auto_doubles=1), replace(doubled, auto_doubles=0))
+    with pytest.raises(MoneyOptionInMatch) as caught:
+        replay_game(MatchState.start(5), MatchRules(5), replace(played_out, auto_doubles=1))
+    assert caught.value.game == 1
