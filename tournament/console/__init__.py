@@ -1,0 +1,1 @@
+"""The director's console: HTML pages under /director/ to run a tournament."""

@@ -1,0 +1,439 @@
+"""The console's forms: they parse and check the shape of what a director typed, nothing more.
+
+Business rules (may this event be drawn, is this score a finished match...) belong to
+the services, whose refusals the views show next to the field they name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+
+from matches.models import Game, Match
+from tournament.models import Entry, Event, Player, Round
+
+MAX_CSV_BYTES = 1_000_000
+
+
+class IntListField(forms.CharField):
+    """A comma- or space-separated list of whole numbers, e.g. ``11, 11, 13, 17``."""
+
+    def __init__(self, *, minimum: int = 1, **kwargs: Any) -> None:
+        self.minimum = minimum
+        kwargs.setdefault("max_length", 200)
+        super().__init__(**kwargs)
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            return ", ".join(str(v) for v in value)
+        return value
+
+    def clean(self, value: Any) -> list[int]:
+        text = super().clean(value)
+        if not text:
+            return []
+        numbers = []
+        for part in re.split(r"[\s,;]+", text.strip()):
+            if not part:
+                continue
+            if not part.isdigit():
+                raise ValidationError(f"“{part}” is not a whole number.", code="invalid")
+            number = int(part)
+            if number < self.minimum:
+                raise ValidationError(f"Each number must be at least {self.minimum}.", code="min")
+            numbers.append(number)
+        return numbers
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(max_length=160)
+    slug = forms.SlugField(
+        required=False, help_text="The address of its public pages; blank derives it from the name."
+    )
+    starts_on = forms.DateField(required=False, widget=DateInput)
+    ends_on = forms.DateField(required=False, widget=DateInput)
+    venue = forms.CharField(max_length=200, required=False)
+    is_public = forms.BooleanField(
+        required=False, initial=True, label="Public", help_text="Listed on the public pages."
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        starts, ends = data.get("starts_on"), data.get("ends_on")
+        if starts and ends and ends < starts:
+            self.add_error("ends_on", "The last day cannot be before the first.")
+        return data
+
+
+class EventForm(forms.Form):
+    """An event's settings as the director types them; ``clean`` shapes the clock per round."""
+
+    name = forms.CharField(max_length=120)
+    slug = forms.SlugField(required=False, help_text="Blank derives it from the name.")
+    kind = forms.ChoiceField(
+        choices=[("", "From the format and feed"), *Event.Kind.choices],
+        required=False,
+        help_text="Main, Consolation (fed by a Main), Last Chance or a side event.",
+    )
+    format = forms.ChoiceField(
+        choices=Event.Format.choices, initial=Event.Format.SINGLE_ELIMINATION
+    )
+    match_lengths = IntListField(
+        initial="7",
+        label="Match length per round",
+        help_text="Points per round, first round first; the last one repeats, e.g. 11, 11, 13, 17.",
+    )
+    crawford = forms.BooleanField(required=False, initial=True, label="Crawford rule")
+    holland = forms.BooleanField(required=False, initial=False, label="Holland rule")
+    feeds_from = forms.ModelChoiceField(
+        queryset=Event.objects.none(),
+        required=False,
+        label="Fed by the losers of",
+        help_text="For a Consolation: the event whose early losers enter it.",
+    )
+    feed_rounds = IntListField(
+        required=False,
+        label="Feeding rounds",
+        help_text="Rounds of that event whose losers enter, e.g. 1, 2.",
+    )
+    rounds_planned = forms.IntegerField(
+        required=False, min_value=1, max_value=50, label="Rounds (Swiss)"
+    )
+    clock_reserve = IntListField(
+        required=False,
+        minimum=0,
+        label="Clock: reserve minutes per point",
+        help_text="Per round, the last repeats; blank plays without clocks.",
+    )
+    clock_delay = IntListField(
+        required=False,
+        minimum=0,
+        label="Clock: delay seconds",
+        help_text="Per round, the last repeats.",
+    )
+    entry_fee = forms.DecimalField(required=False, min_value=0, max_digits=9, decimal_places=2)
+
+    def __init__(self, *args: Any, feeds: QuerySet[Event] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if feeds is not None:
+            self.fields["feeds_from"].queryset = feeds
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        reserve: list[int] = data.get("clock_reserve") or []
+        delay: list[int] = data.get("clock_delay") or []
+        if delay and not reserve:
+            self.add_error("clock_reserve", "Give the reserve minutes as well as the delay.")
+        rounds = max(len(reserve), len(delay))
+        data["clock"] = [
+            {
+                "reserve_minutes_per_point": reserve[min(i, len(reserve) - 1)],
+                "delay_seconds": delay[min(i, len(delay) - 1)] if delay else 0,
+            }
+            for i in range(rounds)
+            if reserve
+        ]
+        if data.get("feed_rounds") and not data.get("feeds_from"):
+            self.add_error("feeds_from", "Choose the event whose losers feed this one.")
+        return data
+
+
+class PlayersCsvForm(forms.Form):
+    """A CSV of players (name, email, rating, club), uploaded or pasted, and where to enter them."""
+
+    file = forms.FileField(required=False, label="CSV file")
+    text = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false", "class": "mono"}),
+        label="…or paste the CSV",
+        help_text="A header row name,email,rating,club (country too); email, rating and club "
+        "may be empty. Fix any line here and preview again.",
+    )
+    event = forms.ModelChoiceField(
+        queryset=Event.objects.none(),
+        required=False,
+        label="Enter them in",
+        empty_label="No event (players only)",
+    )
+
+    def __init__(self, *args: Any, events: QuerySet[Event] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if events is not None:
+            self.fields["event"].queryset = events
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        upload = data.get("file")
+        if upload is not None:
+            if upload.size > MAX_CSV_BYTES:
+                self.add_error("file", "The file is over 1 MB; split it.")
+                return data
+            raw = upload.read()
+            try:
+                data["csv_text"] = raw.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                self.add_error("file", "The file is not UTF-8 text; save it as CSV UTF-8.")
+                return data
+        else:
+            data["csv_text"] = data.get("text") or ""
+        if not data["csv_text"].strip() and not self.errors:
+            self.add_error("text", "Upload a CSV file or paste its text.")
+        return data
+
+
+class RegisterForm(forms.Form):
+    """Enter an existing player of the tournament, or a new one, in an event."""
+
+    player = forms.ModelChoiceField(
+        queryset=Player.objects.none(), required=False, label="Player already here"
+    )
+    name = forms.CharField(max_length=120, required=False, label="…or a new player")
+    email = forms.EmailField(required=False)
+    rating = forms.FloatField(required=False, min_value=1)
+    club = forms.CharField(max_length=120, required=False)
+    seed = forms.IntegerField(required=False, min_value=1)
+
+    def __init__(self, *args: Any, players: QuerySet[Player] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if players is not None:
+            self.fields["player"].queryset = players
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("player") and not data.get("name"):
+            self.add_error("name", "Choose a player or type a new player's name.")
+        if data.get("player") and data.get("name"):
+            self.add_error("name", "Either choose a player or type a new one, not both.")
+        return data
+
+
+class DrawForm(forms.Form):
+    """How to draw: at random (seed shown and kept), by rating, or in the order typed."""
+
+    METHODS = [
+        ("random", "Random (the seed is kept in the public draw log)"),
+        ("rating", "By rating (highest first)"),
+        ("manual", "By hand, in the order below"),
+    ]
+    method = forms.ChoiceField(choices=METHODS, widget=forms.RadioSelect, initial="random")
+    seed = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=2**62,
+        label="Random seed",
+        help_text="Blank picks one; give one to repeat a draw.",
+    )
+    order = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}),
+        label="Order (by hand)",
+        help_text="One line per entry, seed 1 first; each line starts with the entry number.",
+    )
+
+    def __init__(self, *args: Any, entries: Iterable[Entry] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.entry_ids = {entry.pk for entry in entries}
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("method") != "manual":
+            data["order_ids"] = None
+            return data
+        ids: list[int] = []
+        for number, line in enumerate((data.get("order") or "").splitlines(), start=1):
+            if not line.strip():
+                continue
+            found = re.match(r"\s*#?(\d+)", line)
+            if found is None:
+                self.add_error("order", f"Line {number} does not start with an entry number.")
+                return data
+            entry_id = int(found.group(1))
+            if entry_id not in self.entry_ids:
+                self.add_error("order", f"Line {number}: entry {entry_id} is not in this event.")
+                return data
+            if entry_id in ids:
+                self.add_error("order", f"Line {number}: entry {entry_id} is listed twice.")
+                return data
+            ids.append(entry_id)
+        if not ids:
+            self.add_error("order", "List the entries in the order of the draw.")
+        data["order_ids"] = ids
+        return data
+
+
+class MatchLengthsForm(forms.Form):
+    """The event's match length per round; rounds not started yet take the new lengths."""
+
+    match_lengths = IntListField(
+        label="Match length per round",
+        help_text="First round first; the last one repeats. Started rounds keep theirs.",
+    )
+
+
+def _side_choices(match: Match) -> list[tuple[str, str]]:
+    return [
+        (str(entry.pk), entry.player.name)
+        for entry in (match.entry1, match.entry2)
+        if entry is not None
+    ]
+
+
+class SideForm(forms.Form):
+    """A form that names one of the match's two entries."""
+
+    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.match = match
+
+    def entry_for(self, value: str) -> Entry:
+        """The match's entry whose id is ``value``."""
+        for entry in (self.match.entry1, self.match.entry2):
+            if entry is not None and str(entry.pk) == value:
+                return entry
+        raise ValidationError("Choose one of the two players.")
+
+
+class FinalScoreForm(SideForm):
+    """The match's final score, entered by the director."""
+
+    score1 = forms.IntegerField(min_value=0, max_value=999)
+    score2 = forms.IntegerField(min_value=0, max_value=999)
+    reason = forms.CharField(max_length=300, required=False, label="Note")
+
+    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
+        super().__init__(*args, match=match, **kwargs)
+        if match.entry1 is not None:
+            self.fields["score1"].label = match.entry1.player.name
+        if match.entry2 is not None:
+            self.fields["score2"].label = match.entry2.player.name
+
+
+class ForfeitForm(SideForm):
+    """A forfeit (a player did not play) or a walkover (the opponent never came)."""
+
+    winner = forms.ChoiceField(widget=forms.RadioSelect)
+    decision = forms.ChoiceField(
+        choices=[(Match.Decision.FORFEIT, "Forfeit"), (Match.Decision.WALKOVER, "Walkover")],
+        widget=forms.RadioSelect,
+        initial=Match.Decision.FORFEIT,
+    )
+    reason = forms.CharField(max_length=300, required=False)
+
+    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
+        super().__init__(*args, match=match, **kwargs)
+        self.fields["winner"].choices = _side_choices(match)
+
+    def clean_winner(self) -> Entry:
+        return self.entry_for(self.cleaned_data["winner"])
+
+
+class PenaltyForm(SideForm):
+    """Late-arrival penalty points: the late player's opponent starts with them."""
+
+    late = forms.ChoiceField(widget=forms.RadioSelect, label="Late player")
+    points = forms.IntegerField(min_value=1, max_value=99, label="Penalty points")
+    reason = forms.CharField(max_length=300, required=False)
+
+    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
+        super().__init__(*args, match=match, **kwargs)
+        self.fields["late"].choices = _side_choices(match)
+
+    def clean_late(self) -> Entry:
+        return self.entry_for(self.cleaned_data["late"])
+
+
+class CorrectionForm(SideForm):
+    """Change a decided match's winner; ``cascade`` also undoes the next rounds' results."""
+
+    winner = forms.ChoiceField(widget=forms.RadioSelect, label="Correct winner")
+    cascade = forms.BooleanField(
+        required=False,
+        label="Cascade",
+        help_text="Also reset the later matches this winner already played.",
+    )
+    reason = forms.CharField(max_length=300, required=False)
+
+    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
+        super().__init__(*args, match=match, **kwargs)
+        self.fields["winner"].choices = _side_choices(match)
+
+    def clean_winner(self) -> Entry:
+        return self.entry_for(self.cleaned_data["winner"])
+
+
+class GridFilterForm(forms.Form):
+    """The match grid's filters (GET)."""
+
+    status = forms.ChoiceField(
+        choices=[("", "Every state"), *Match.Status.choices], required=False, label="State"
+    )
+    round = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
+    byes = forms.BooleanField(required=False, label="Show byes")
+
+    def __init__(self, *args: Any, rounds: Iterable[Round] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["round"].choices = [
+            ("", "Every round"),
+            *((str(r.pk), f"{r.get_bracket_display()} · {r}") for r in rounds),
+        ]
+
+
+class GameRowForm(forms.Form):
+    """One game of a match entered game by game; a row without a winner is left out."""
+
+    winner = forms.ChoiceField(required=False, label="Winner")
+    cube = forms.TypedChoiceField(
+        choices=[(str(2**k), str(2**k)) for k in range(7)], coerce=int, initial="1", label="Cube"
+    )
+    result = forms.ChoiceField(choices=Game.Result.choices, initial=Game.Result.SINGLE)
+    ended_by = forms.ChoiceField(choices=Game.EndedBy.choices, initial=Game.EndedBy.PLAY)
+
+    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        names = [e.player.name if e is not None else "?" for e in (match.entry1, match.entry2)]
+        self.fields["winner"].choices = [
+            ("", "—"),
+            ("1", names[0]),
+            ("2", names[1]),
+        ]
+
+
+class BaseGamesFormSet(forms.BaseFormSet):
+    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
+        self.match = match
+        super().__init__(*args, **kwargs)
+
+    def get_form_kwargs(self, index: int | None) -> dict[str, Any]:
+        return {**super().get_form_kwargs(index), "match": self.match}
+
+    def played(self) -> list[dict[str, Any]]:
+        """The rows with a winner, in order."""
+        return [f.cleaned_data for f in self.forms if f.cleaned_data.get("winner")]
+
+    def clean(self) -> None:
+        if any(self.errors):
+            return
+        rows = [bool(f.cleaned_data.get("winner")) for f in self.forms]
+        if not any(rows):
+            raise ValidationError("Enter at least one game.")
+        last = max(i for i, filled in enumerate(rows) if filled)
+        if not all(rows[: last + 1]):
+            raise ValidationError("Leave no empty row between games.")
+
+
+def games_formset(match: Match, data: Any = None) -> BaseGamesFormSet:
+    """Rows for every game the match could take (twice its length less one, 25 at most)."""
+    rows = min(max(2 * match.length - 1, 1), 25)
+    formset_class = forms.formset_factory(
+        GameRowForm, formset=BaseGamesFormSet, extra=rows, max_num=rows, absolute_max=rows
+    )
+    return formset_class(data, match=match, prefix="games")

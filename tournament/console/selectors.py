@@ -1,0 +1,259 @@
+"""Read-only queries behind the console pages: what a director may see, and how it is grouped.
+
+Every page runs a fixed number of queries whatever the field size (select_related and
+one grouped count), so a 1,024-player event costs the same as an 8-player one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Q, QuerySet
+from django.shortcuts import get_object_or_404
+
+from matches.models import Match
+from tournament.models import Entry, Event, Player, Round, Tournament, User
+from tournament.selectors import tournaments_directed_by
+
+MATCH_STATES: list[tuple[str, str]] = list(Match.Status.choices)
+
+
+@dataclass(frozen=True)
+class StateCount:
+    """How many matches are in one state (``value`` is the code, ``label`` its name)."""
+
+    value: str
+    label: str
+    count: int
+
+
+def _state_counts(counts: dict[str, int]) -> list[StateCount]:
+    return [StateCount(value, str(label), counts.get(value, 0)) for value, label in MATCH_STATES]
+
+
+def tournaments_for(user: User) -> QuerySet[Tournament]:
+    """The tournaments ``user`` may direct: the ones they direct, or all of them for staff."""
+    return tournaments_directed_by(user)
+
+
+def tournament_for(user: User, slug: str) -> Tournament:
+    """The tournament ``slug`` if ``user`` directs it; 404 otherwise (its existence is not told)."""
+    return get_object_or_404(tournaments_for(user), slug=slug)
+
+
+def event_of(tournament: Tournament, event_slug: str) -> Event:
+    """The event ``event_slug`` of ``tournament`` (404 when it has none of that name)."""
+    return get_object_or_404(
+        Event.objects.select_related("tournament", "feeds_from", "champion__player"),
+        tournament=tournament,
+        slug=event_slug,
+    )
+
+
+def match_of(tournament: Tournament, match_id: int) -> Match:
+    """Match ``match_id`` if it belongs to ``tournament`` (404 otherwise)."""
+    return get_object_or_404(
+        Match.objects.select_related(
+            "event__tournament",
+            "round",
+            "entry1__player",
+            "entry2__player",
+            "winner__player",
+            "reported_by__player",
+        ),
+        pk=match_id,
+        event__tournament=tournament,
+    )
+
+
+def entry_of(event: Event, entry_id: int) -> Entry:
+    """Entry ``entry_id`` of ``event`` (404 otherwise)."""
+    return get_object_or_404(
+        Entry.objects.select_related("player", "event"), pk=entry_id, event=event
+    )
+
+
+def event_entries(event: Event) -> list[Entry]:
+    """The event's entries with their players, seeded ones first, then by name."""
+    return list(event.entries.select_related("player").order_by("seed", "player__name", "id"))
+
+
+def event_rounds(event: Event) -> list[Round]:
+    """The event's rounds in playing order (main bracket, losers bracket, grand final)."""
+    order = {Round.Bracket.MAIN: 0, Round.Bracket.LOSERS: 1, Round.Bracket.FINAL: 2}
+    return sorted(event.rounds.all(), key=lambda r: (order.get(r.bracket, 9), r.number))
+
+
+def register_candidates(event: Event) -> QuerySet[Player]:
+    """Players of the event's tournament (any event) not yet entered in ``event``."""
+    return (
+        Player.objects.filter(entries__event__tournament_id=event.tournament_id)
+        .exclude(entries__event=event)
+        .distinct()
+        .order_by("name", "id")
+    )
+
+
+@dataclass
+class RoundRow:
+    """One round of the match grid with the matches shown for it."""
+
+    round: Round
+    matches: list[Match] = field(default_factory=list)
+    byes: int = 0
+
+
+@dataclass
+class MatchGrid:
+    """Every match of an event grouped by round, with a count per state."""
+
+    rounds: list[RoundRow]
+    counts: list[StateCount]
+    total: int
+
+
+def match_grid(
+    event: Event, *, status: str = "", round_id: int | None = None, show_byes: bool = False
+) -> MatchGrid:
+    """The event's matches by round, filtered by state and round; byes folded into a count."""
+    matches = (
+        Match.objects.filter(event=event)
+        .select_related("entry1__player", "entry2__player", "winner__player", "reported_by__player")
+        .order_by("round_id", "slot")
+    )
+    counts = Counter(
+        dict(
+            Match.objects.filter(event=event, is_bye=False)
+            .values("status")
+            .annotate(n=Count("id"))
+            .values_list("status", "n")
+        )
+    )
+    rows = {r.pk: RoundRow(round=r) for r in event_rounds(event)}
+    for match in matches:
+        row = rows.get(match.round_id)
+        if row is None or (round_id is not None and match.round_id != round_id):
+            continue
+        if match.is_bye and not show_byes:
+            row.byes += 1
+            continue
+        if status and match.status != status:
+            continue
+        row.matches.append(match)
+    shown = [
+        row
+        for row in rows.values()
+        if (round_id is None or row.round.pk == round_id) and (row.matches or not status)
+    ]
+    return MatchGrid(
+        rounds=shown,
+        counts=_state_counts(counts),
+        total=sum(counts.values()),
+    )
+
+
+@dataclass
+class EventSummary:
+    """One line of the tournament overview."""
+
+    event: Event
+    entries: int
+    checked_in: int
+    counts: list[StateCount]
+
+
+def tournament_overview(tournament: Tournament) -> list[EventSummary]:
+    """Each event of the tournament with its entry counts and its matches per state."""
+    events = list(
+        tournament.events.select_related("feeds_from", "champion__player").order_by(
+            "position", "id"
+        )
+    )
+    entry_counts: dict[tuple[int, str], int] = {
+        (event_id, status): n
+        for event_id, status, n in Entry.objects.filter(event__tournament=tournament)
+        .values("event_id", "status")
+        .annotate(n=Count("id"))
+        .values_list("event_id", "status", "n")
+    }
+    match_counts: dict[tuple[int, str], int] = {
+        (event_id, status): n
+        for event_id, status, n in Match.objects.filter(event__tournament=tournament, is_bye=False)
+        .values("event_id", "status")
+        .annotate(n=Count("id"))
+        .values_list("event_id", "status", "n")
+    }
+    staying = [str(value) for value in Entry.Status.values if value != Entry.Status.WITHDRAWN]
+    summaries = []
+    for event in events:
+        summaries.append(
+            EventSummary(
+                event=event,
+                entries=sum(entry_counts.get((event.pk, s), 0) for s in staying),
+                checked_in=entry_counts.get((event.pk, str(Entry.Status.CHECKED_IN)), 0),
+                counts=_state_counts(
+                    {value: match_counts.get((event.pk, value), 0) for value, _ in MATCH_STATES}
+                ),
+            )
+        )
+    return summaries
+
+
+def round_of(event: Event, round_id: int) -> Round:
+    """Round ``round_id`` of ``event`` (404 otherwise)."""
+    return get_object_or_404(Round, pk=round_id, event=event)
+
+
+def registering_events(tournament: Tournament) -> QuerySet[Event]:
+    """The tournament's events that take entries now: before their draw, or Swiss ones
+    still running (never those fed by another event's losers)."""
+    return (
+        tournament.events.filter(feeds_from__isnull=True)
+        .filter(
+            Q(status=Event.Status.REGISTRATION)
+            | Q(format=Event.Format.SWISS, status__in=[Event.Status.DRAWN, Event.Status.RUNNING])
+        )
+        .order_by("position", "id")
+    )
+
+
+def pairs_rounds(event: Event) -> bool:
+    """Whether the event pairs round by round (Swiss, round robin) rather than drawing a bracket."""
+    return event.format in (Event.Format.SWISS, Event.Format.ROUND_ROBIN)
+
+
+def accepts_entries(event: Event) -> bool:
+    """Whether the console offers to register players: before the draw, or any time in Swiss.
+
+    The service has the last word (a Swiss event refuses late entries while a round runs).
+    """
+    if event.feeds_from_id is not None:
+        return False
+    if event.status == Event.Status.REGISTRATION:
+        return True
+    return event.format == Event.Format.SWISS and event.status != Event.Status.FINISHED
+
+
+def round_progress(event: Event) -> dict[int, tuple[int, int]]:
+    """For each round id: (complete matches, matches), byes left out."""
+    rows = (
+        Match.objects.filter(event=event, is_bye=False)
+        .values("round_id", "status")
+        .annotate(n=Count("id"))
+        .values_list("round_id", "status", "n")
+    )
+    progress: dict[int, tuple[int, int]] = {}
+    for round_id, status, n in rows:
+        done, total = progress.get(round_id, (0, 0))
+        progress[round_id] = (done + (n if status == Match.Status.COMPLETE else 0), total + n)
+    return progress
+
+
+def manual_order_text(entries: list[Entry]) -> str:
+    """The entries as the manual-draw box lists them: number and name, highest rated first."""
+    ranked = sorted(
+        (e for e in entries if e.status in (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)),
+        key=lambda e: (e.seed is None, e.seed or 0, -e.player.rating, e.player.name),
+    )
+    return "\n".join(f"{e.pk} · {e.player.name}" for e in ranked)

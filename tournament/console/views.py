@@ -1,0 +1,622 @@
+"""The director's console: thin views that parse a form, check access, call a service, render.
+
+Access: every page needs a login; a tournament is found only among those the user
+directs (staff see all), so another tournament's pages answer 404. A service's
+refusal (``DomainError``) is shown next to the field it names, with HTTP 400.
+Pages work without JavaScript; htmx only swaps a row or refreshes the grid in place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django import forms as django_forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from rest_framework.exceptions import APIException
+
+from tournament.console import forms, selectors
+from tournament.services.console_extras import (
+    entry_check_in_undo,
+    entry_register_player,
+    match_final_score_enter,
+    players_csv_preview,
+)
+from tournament.services.draws import draw_make
+from tournament.services.entries import entry_check_in, entry_withdraw
+from tournament.services.events import event_create, event_match_lengths_set
+from tournament.services.imports import players_import_csv
+from tournament.services.results import (
+    GameResult,
+    match_correct_winner,
+    match_forfeit,
+    match_penalty_add,
+    match_result_enter,
+    match_walkover,
+)
+from tournament.services.rounds import event_next_round, round_start
+from tournament.services.tournaments import tournament_create
+
+
+def _is_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _service_error_message(exc: APIException | ValidationError) -> tuple[str | None, str]:
+    """The field a refusal names (if any) and its message for a person."""
+    if isinstance(exc, ValidationError):
+        if hasattr(exc, "error_dict"):
+            field, errors = next(iter(exc.message_dict.items()))
+            return (None if field == "__all__" else field), " ".join(errors)
+        return None, " ".join(exc.messages)
+    extra: dict[str, Any] = getattr(exc, "extra", {}) or {}
+    field = extra.get("field")
+    return (str(field) if field else None), str(exc.detail)
+
+
+def call_service[T](
+    form: django_forms.Form | None, service: Callable[..., T], **kwargs: Any
+) -> T | None:
+    """Run ``service``; on a refusal put its message on ``form`` (or return None silently)."""
+    try:
+        return service(**kwargs)
+    except (APIException, ValidationError) as exc:
+        field, message = _service_error_message(exc)
+        if form is not None:
+            form.add_error(field if field in form.fields else None, message)
+        return None
+
+
+def _refusal[T](request: HttpRequest, service: Callable[..., T], **kwargs: Any) -> T | None:
+    """Run ``service`` for a button without a form; a refusal becomes an error message."""
+    try:
+        return service(**kwargs)
+    except (APIException, ValidationError) as exc:
+        _, message = _service_error_message(exc)
+        messages.error(request, message)
+        return None
+
+
+# --- Tournaments -------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    """The tournaments the user directs (every one for staff)."""
+    tournaments = (
+        selectors.tournaments_for(request.user)
+        .annotate(event_count=Count("events"))
+        .order_by("-starts_on", "name")
+    )
+    return render(request, "console/home.html", {"tournaments": tournaments})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    """Create a tournament; its creator directs it."""
+    form = forms.TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        tournament = call_service(
+            form, tournament_create, director=request.user, **form.cleaned_data
+        )
+        if tournament is not None:
+            messages.success(request, f"{tournament.name} created. Now add its events.")
+            return redirect("console:tournament", tournament.slug)
+    return render(
+        request,
+        "console/tournament_form.html",
+        {"form": form},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_GET
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """The tournament's events with their entries and matches per state."""
+    tournament = selectors.tournament_for(request.user, slug)
+    return render(
+        request,
+        "console/tournament.html",
+        {
+            "tournament": tournament,
+            "summaries": selectors.tournament_overview(tournament),
+            "here": "tournament",
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_new(request: HttpRequest, slug: str) -> HttpResponse:
+    """Create an event: format, match length per round, Crawford/Holland, feed, clocks."""
+    tournament = selectors.tournament_for(request.user, slug)
+    form = forms.EventForm(request.POST or None, feeds=tournament.events.all())
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        event = call_service(
+            form,
+            event_create,
+            tournament=tournament,
+            name=data["name"],
+            slug=data["slug"],
+            kind=data["kind"] or None,
+            format=data["format"],
+            match_lengths=data["match_lengths"],
+            crawford=data["crawford"],
+            holland=data["holland"],
+            clock=data["clock"],
+            feeds_from=data["feeds_from"],
+            feed_rounds=data["feed_rounds"],
+            rounds=data["rounds_planned"],
+            entry_fee=data["entry_fee"],
+        )
+        if event is not None:
+            messages.success(request, f"{event.name} created.")
+            return redirect("console:event", tournament.slug, event.slug)
+    groups = {
+        "event": [form[n] for n in ("name", "slug", "kind", "format")],
+        "matches": [form[n] for n in ("match_lengths", "crawford", "holland", "rounds_planned")],
+        "feed": [form[n] for n in ("feeds_from", "feed_rounds")],
+        "clock": [form[n] for n in ("clock_reserve", "clock_delay", "entry_fee")],
+    }
+    return render(
+        request,
+        "console/event_form.html",
+        {"tournament": tournament, "form": form, "groups": groups},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def players_import(request: HttpRequest, slug: str) -> HttpResponse:
+    """Import players from CSV: first a preview with every line's errors, then the import.
+
+    The import is all or nothing, so the button appears once the preview is clean;
+    the CSV stays in the text box to be fixed and previewed again.
+    """
+    tournament = selectors.tournament_for(request.user, slug)
+    open_events = selectors.registering_events(tournament)
+    form = forms.PlayersCsvForm(request.POST or None, request.FILES or None, events=open_events)
+    context: dict[str, Any] = {"tournament": tournament, "form": form}
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        if request.POST.get("confirm"):
+            result = call_service(
+                form,
+                players_import_csv,
+                data=data["csv_text"],
+                event=data["event"],
+                by=request.user,
+            )
+            if result is not None and not result.errors:
+                messages.success(
+                    request,
+                    f"{len(result.created)} new player(s), {len(result.existing)} already known"
+                    + (
+                        f"; {result.entered} entered in {data['event'].name}."
+                        if data["event"]
+                        else "."
+                    ),
+                )
+                if data["event"] is not None:
+                    return redirect("console:event", tournament.slug, data["event"].slug)
+                return redirect("console:tournament", tournament.slug)
+            if result is not None:
+                form.add_error("text", "The file changed: preview it again.")
+        else:
+            preview = players_csv_preview(data=data["csv_text"])
+            context["preview"] = preview
+            context["event"] = data["event"]
+            context["form"] = forms.PlayersCsvForm(
+                initial={"text": data["csv_text"], "event": data["event"]}, events=open_events
+            )
+            context["csv_text"] = data["csv_text"]
+    return render(request, "console/import.html", context, status=400 if form.errors else 200)
+
+
+# --- Events: entries, draw, rounds -------------------------------------------------------
+
+
+def _event_context(
+    request: HttpRequest, tournament: Any, event: Any, **forms_given: Any
+) -> dict[str, Any]:
+    """What the event page shows, with fresh forms unless a failed one is given back."""
+    entries = selectors.event_entries(event)
+    rounds = selectors.event_rounds(event)
+    progress = selectors.round_progress(event)
+    lengths_form = forms_given.get("lengths_form") or forms.MatchLengthsForm(
+        initial={"match_lengths": event.match_lengths}
+    )
+    round_rows = [
+        {
+            "round": rnd,
+            "done": progress.get(rnd.pk, (0, 0))[0],
+            "total": progress.get(rnd.pk, (0, 0))[1],
+        }
+        for rnd in rounds
+    ]
+    registering = selectors.accepts_entries(event)
+    return {
+        "tournament": tournament,
+        "event": event,
+        "here": "event",
+        "entries": entries,
+        "rounds": rounds,
+        "round_rows": round_rows,
+        "lengths_form": lengths_form,
+        "last_draw": event.draws.order_by("-created_at").first(),
+        "register_form": (
+            forms_given.get("register_form")
+            or forms.RegisterForm(players=selectors.register_candidates(event))
+        )
+        if registering
+        else None,
+        "draw_form": (
+            forms_given.get("draw_form")
+            or forms.DrawForm(
+                entries=entries, initial={"order": selectors.manual_order_text(entries)}
+            )
+        )
+        if event.status == "registration"
+        else None,
+        "pairs_rounds": selectors.pairs_rounds(event),
+        "can_pair_next": selectors.pairs_rounds(event) and event.status in ("drawn", "running"),
+    }
+
+
+@login_required
+@require_GET
+def event_detail(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
+    """An event's entries (check-in, withdraw), its draw, and its rounds (lengths, start)."""
+    tournament = selectors.tournament_for(request.user, slug)
+    event = selectors.event_of(tournament, event_slug)
+    return render(request, "console/event.html", _event_context(request, tournament, event))
+
+
+@login_required
+@require_POST
+def entry_add(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
+    """Register a player already in the tournament, or a new one, in the event."""
+    tournament = selectors.tournament_for(request.user, slug)
+    event = selectors.event_of(tournament, event_slug)
+    form = forms.RegisterForm(request.POST, players=selectors.register_candidates(event))
+    if form.is_valid():
+        data = form.cleaned_data
+        entry = call_service(
+            form,
+            entry_register_player,
+            event=event,
+            player=data["player"],
+            name=data["name"],
+            email=data["email"],
+            rating=data["rating"],
+            club=data["club"],
+            seed=data["seed"],
+            by=request.user,
+        )
+        if entry is not None:
+            messages.success(request, f"{entry.player.name} registered.")
+            return redirect("console:event", tournament.slug, event.slug)
+    return render(
+        request,
+        "console/event.html",
+        _event_context(request, tournament, event, register_form=form),
+        status=400,
+    )
+
+
+@login_required
+@require_POST
+def entry_check_in_toggle(
+    request: HttpRequest, slug: str, event_slug: str, entry_id: int
+) -> HttpResponse:
+    """Check an entry in, or undo it; htmx gets the entry's row back, others the page."""
+    tournament = selectors.tournament_for(request.user, slug)
+    event = selectors.event_of(tournament, event_slug)
+    entry = selectors.entry_of(event, entry_id)
+    wanted = request.POST.get("checked_in", "1") != "0"
+    error = None
+    try:
+        if wanted:
+            entry = entry_check_in(entry=entry, by=request.user)
+        else:
+            entry = entry_check_in_undo(entry=entry, by=request.user)
+    except (APIException, ValidationError) as exc:
+        error = _service_error_message(exc)[1]
+    if _is_htmx(request):
+        context = {"tournament": tournament, "event": event, "entry": entry, "error": error}
+        return render(request, "console/_entry_row.html", context, status=200)
+    if error:
+        messages.error(request, error)
+    return redirect(
+        f"{reverse('console:event', args=[tournament.slug, event.slug])}#entry-{entry.pk}"
+    )
+
+
+@login_required
+@require_POST
+def entry_withdraw_view(
+    request: HttpRequest, slug: str, event_slug: str, entry_id: int
+) -> HttpResponse:
+    """Withdraw an entry (its pending matches are forfeited by the service)."""
+    tournament = selectors.tournament_for(request.user, slug)
+    event = selectors.event_of(tournament, event_slug)
+    entry = selectors.entry_of(event, entry_id)
+    if _refusal(request, entry_withdraw, entry=entry, by=request.user) is not None:
+        messages.success(request, f"{entry.player.name} withdrawn.")
+    return redirect("console:event", tournament.slug, event.slug)
+
+
+@login_required
+@require_POST
+def draw(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
+    """Make the draw: random (seed kept), by rating, or in the director's order."""
+    tournament = selectors.tournament_for(request.user, slug)
+    event = selectors.event_of(tournament, event_slug)
+    entries = selectors.event_entries(event)
+    form = forms.DrawForm(request.POST, entries=entries)
+    if form.is_valid():
+        data = form.cleaned_data
+        made = call_service(
+            form,
+            draw_make,
+            event=event,
+            method=data["method"],
+            seed=data["seed"],
+            order=data["order_ids"],
+            by=request.user,
+        )
+        if made is not None:
+            messages.success(request, f"{event.name} drawn.")
+            return redirect("console:event", tournament.slug, event.slug)
+    return render(
+        request,
+        "console/event.html",
+        _event_context(request, tournament, event, draw_form=form),
+        status=400,
+    )
+
+
+@login_required
+@require_POST
+def match_lengths(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
+    """Change the event's match lengths; rounds that have not started take them."""
+    tournament = selectors.tournament_for(request.user, slug)
+    event = selectors.event_of(tournament, event_slug)
+    form = forms.MatchLengthsForm(request.POST)
+    if form.is_valid() and (
+        call_service(
+            form,
+            event_match_lengths_set,
+            event=event,
+            match_lengths=form.cleaned_data["match_lengths"],
+        )
+        is not None
+    ):
+        messages.success(request, "Match lengths saved.")
+        return redirect("console:event", tournament.slug, event.slug)
+    return render(
+        request,
+        "console/event.html",
+        _event_context(request, tournament, event, lengths_form=form),
+        status=400,
+    )
+
+
+@login_required
+@require_POST
+def round_start_view(
+    request: HttpRequest, slug: str, event_slug: str, round_id: int
+) -> HttpResponse:
+    """Start a round: its matches with both players become ready."""
+    tournament = selectors.tournament_for(request.user, slug)
+    event = selectors.event_of(tournament, event_slug)
+    rnd = selectors.round_of(event, round_id)
+    if _refusal(request, round_start, round_=rnd, by=request.user) is not None:
+        messages.success(request, f"{rnd} started.")
+    return redirect("console:event", tournament.slug, event.slug)
+
+
+@login_required
+@require_POST
+def next_round(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
+    """Swiss and round robin: pair the next round and start it."""
+    tournament = selectors.tournament_for(request.user, slug)
+    event = selectors.event_of(tournament, event_slug)
+    rnd = _refusal(request, event_next_round, event=event, by=request.user)
+    if rnd is not None:
+        messages.success(request, f"{rnd} paired and started.")
+    return redirect("console:event", tournament.slug, event.slug)
+
+
+# --- Matches --------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def match_grid(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
+    """Every match of the event and its state at a glance; htmx refreshes it in place."""
+    tournament = selectors.tournament_for(request.user, slug)
+    event = selectors.event_of(tournament, event_slug)
+    rounds = selectors.event_rounds(event)
+    filter_form = forms.GridFilterForm(request.GET or None, rounds=rounds)
+    status, round_id, byes = "", None, False
+    if filter_form.is_valid():
+        status = filter_form.cleaned_data["status"] or ""
+        round_id = filter_form.cleaned_data["round"]
+        byes = filter_form.cleaned_data["byes"]
+    context = {
+        "tournament": tournament,
+        "event": event,
+        "filter_form": filter_form,
+        "status": status,
+        "champion": event.champion,
+        "grid": selectors.match_grid(event, status=status, round_id=round_id, show_byes=byes),
+    }
+    template = "console/_grid.html" if _is_htmx(request) else "console/matches.html"
+    return render(request, template, context)
+
+
+def _match_context(match: Any, **forms_given: Any) -> dict[str, Any]:
+    """The match page: its score, its games, and the forms that apply to its state."""
+    both = match.entry1_id is not None and match.entry2_id is not None and not match.is_bye
+    open_ = match.status != "complete"
+    not_started = match.status in ("pending", "ready")
+    return {
+        "tournament": match.event.tournament,
+        "event": match.event,
+        "match": match,
+        "games": list(match.games.order_by("number", "id")),
+        "score_form": (
+            forms_given.get("score_form")
+            or forms.FinalScoreForm(
+                match=match, initial={"score1": match.score1, "score2": match.score2}
+            )
+        )
+        if both and open_
+        else None,
+        "forfeit_form": (forms_given.get("forfeit_form") or forms.ForfeitForm(match=match))
+        if both and open_
+        else None,
+        "games_formset": (forms_given.get("games_formset") or forms.games_formset(match))
+        if both and open_
+        else None,
+        "penalty_form": (forms_given.get("penalty_form") or forms.PenaltyForm(match=match))
+        if both and not_started
+        else None,
+        "correction_form": (forms_given.get("correction_form") or forms.CorrectionForm(match=match))
+        if both and not open_
+        else None,
+    }
+
+
+@login_required
+@require_GET
+def match_detail(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """One match: score, games, and the director's result forms."""
+    tournament = selectors.tournament_for(request.user, slug)
+    match = selectors.match_of(tournament, match_id)
+    return render(request, "console/match.html", _match_context(match))
+
+
+def _match_action(
+    request: HttpRequest,
+    slug: str,
+    match_id: int,
+    form_class: type[forms.SideForm],
+    act: Callable[..., Any],
+    done: str,
+) -> HttpResponse:
+    """Validate ``form_class`` for the match, then ``act(match, data)`` through the service
+    it calls; back to the match grid, or the match page with the refusal shown (400)."""
+    tournament = selectors.tournament_for(request.user, slug)
+    match = selectors.match_of(tournament, match_id)
+    form = form_class(request.POST, match=match)
+    if form.is_valid() and (
+        call_service(form, act, match=match, data=form.cleaned_data, by=request.user) is not None
+    ):
+        messages.success(request, done)
+        return redirect("console:matches", tournament.slug, match.event.slug)
+    key = {
+        forms.FinalScoreForm: "score_form",
+        forms.ForfeitForm: "forfeit_form",
+        forms.PenaltyForm: "penalty_form",
+        forms.CorrectionForm: "correction_form",
+    }[form_class]
+    return render(request, "console/match.html", _match_context(match, **{key: form}), status=400)
+
+
+@login_required
+@require_POST
+def match_score(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """The director enters the final score; the player who reached the length wins."""
+
+    def act(*, match: Any, data: dict[str, Any], by: Any) -> Any:
+        return match_final_score_enter(
+            match=match, score1=data["score1"], score2=data["score2"], reason=data["reason"], by=by
+        )
+
+    return _match_action(request, slug, match_id, forms.FinalScoreForm, act, "Result saved.")
+
+
+@login_required
+@require_POST
+def match_forfeit_view(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """A forfeit or a walkover: the chosen player goes through without (finishing) play."""
+
+    def act(*, match: Any, data: dict[str, Any], by: Any) -> Any:
+        service = match_walkover if data["decision"] == "walkover" else match_forfeit
+        return service(match=match, winner=data["winner"], reason=data["reason"], by=by)
+
+    return _match_action(request, slug, match_id, forms.ForfeitForm, act, "Decision recorded.")
+
+
+@login_required
+@require_POST
+def match_penalty(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """Late-arrival penalty points against one player (past half the length: a forfeit)."""
+
+    def act(*, match: Any, data: dict[str, Any], by: Any) -> Any:
+        return match_penalty_add(
+            match=match, against=data["late"], points=data["points"], reason=data["reason"], by=by
+        )
+
+    return _match_action(request, slug, match_id, forms.PenaltyForm, act, "Penalty applied.")
+
+
+@login_required
+@require_POST
+def match_correct(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """Change a decided match's winner; refused past a started next match unless cascaded."""
+
+    def act(*, match: Any, data: dict[str, Any], by: Any) -> Any:
+        return match_correct_winner(
+            match=match,
+            winner=data["winner"],
+            cascade=data["cascade"],
+            reason=data["reason"],
+            by=by,
+        )
+
+    return _match_action(request, slug, match_id, forms.CorrectionForm, act, "Winner corrected.")
+
+
+@login_required
+@require_POST
+def match_games(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """The director enters the match game by game; the rules engine checks every game."""
+    tournament = selectors.tournament_for(request.user, slug)
+    match = selectors.match_of(tournament, match_id)
+    formset = forms.games_formset(match, request.POST)
+    refusal = None
+    if formset.is_valid():
+        games = [
+            GameResult(
+                winner=int(row["winner"]),
+                cube=row["cube"],
+                result=row["result"],
+                ended_by=row["ended_by"],
+            )
+            for row in formset.played()
+        ]
+        try:
+            match_result_enter(match=match, games=games, by=request.user)
+        except (APIException, ValidationError) as exc:
+            refusal = _service_error_message(exc)[1]
+        else:
+            messages.success(request, "Result saved.")
+            return redirect("console:matches", tournament.slug, match.event.slug)
+    context = _match_context(match, games_formset=formset)
+    context["games_refusal"] = refusal
+    return render(request, "console/match.html", context, status=400)
