@@ -3,7 +3,31 @@
 from django.urls import path
 
 from tournament.api import auth
+from tournament.api import views as tv
 
 urlpatterns = [
     path("auth/token/", auth.TokenView.as_view(), name="api-token"),
+    # tournaments, events, entries, draws, rounds, brackets (tournament.api.views)
+    path("players/", tv.PlayerListView.as_view(), name="api-players"),
+    path("players/import/", tv.PlayerImportView.as_view(), name="api-players-import"),
+    path("players/<int:pk>/", tv.PlayerDetailView.as_view(), name="api-player"),
+    path("tournaments/", tv.TournamentListView.as_view(), name="api-tournaments"),
+    path("tournaments/<slug:slug>/", tv.TournamentDetailView.as_view(), name="api-tournament"),
+    path("tournaments/<slug:slug>/events/", tv.EventListView.as_view(), name="api-events"),
+    path("events/<int:pk>/", tv.EventDetailView.as_view(), name="api-event"),
+    path("events/<int:pk>/entries/", tv.EntryListView.as_view(), name="api-entries"),
+    path("events/<int:pk>/draw/", tv.DrawView.as_view(), name="api-draw"),
+    path("events/<int:pk>/rounds/next/", tv.NextRoundView.as_view(), name="api-next-round"),
+    path("events/<int:pk>/bracket/", tv.BracketView.as_view(), name="api-bracket"),
+    path("events/<int:pk>/standings/", tv.StandingsView.as_view(), name="api-standings"),
+    path("entries/<int:pk>/check-in/", tv.EntryCheckInView.as_view(), name="api-check-in"),
+    path("entries/<int:pk>/withdraw/", tv.EntryWithdrawView.as_view(), name="api-withdraw"),
+    path("rounds/<int:pk>/", tv.RoundDetailView.as_view(), name="api-round"),
+    path("rounds/<int:pk>/start/", tv.RoundStartView.as_view(), name="api-round-start"),
+    path("matches/", tv.MatchListView.as_view(), name="api-matches"),
+    path("matches/<int:pk>/", tv.MatchDetailView.as_view(), name="api-match"),
+    path("matches/<int:pk>/forfeit/", tv.MatchForfeitView.as_view(), name="api-forfeit"),
+    path("matches/<int:pk>/walkover/", tv.MatchWalkoverView.as_view(), name="api-walkover"),
+    path("matches/<int:pk>/penalty/", tv.MatchPenaltyView.as_view(), name="api-penalty"),
+    path("matches/<int:pk>/correct/", tv.MatchCorrectView.as_view(), name="api-correct"),
 ]

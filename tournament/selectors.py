@@ -22,6 +22,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from matches.models import Game, Match
+from tournament.formats import standings as ranking
 from tournament.models import Draw, Entry, Event, Player, Round, Tournament, User
 
 # ---- access ---------------------------------------------------------------------------
@@ -280,100 +281,48 @@ def _results(event: Event) -> tuple[list[Entry], list[Match]]:
     return entries, decided
 
 
-#: Tie-breaks a director may choose, in the order they apply after wins.
-TIEBREAKS = {
-    "points-difference": "Points won minus points lost",
-    "opponents-wins": "Opponents' wins (Buchholz)",
-    "head-to-head": "Head to head",
-    "points-for": "Points won",
-}
-DEFAULT_TIEBREAKS = ("head-to-head", "opponents-wins", "points-difference")
+#: Tie-breaks a director may choose (``formats.standings``), by name.
+TIEBREAKS = {name: tiebreak.label for name, tiebreak in ranking.TIEBREAKS.items()}
+DEFAULT_TIEBREAKS = ranking.DEFAULT_TIEBREAKS
 
 
 def standings(event: Event) -> list[StandingRow]:
-    """The event's ranked table (2 queries): wins first, then the event's tie-breaks.
-
-    Byes count as wins without points. Entries tied on every column share a rank.
-    """
+    """The event's ranked table (2 queries) by ``formats.standings`` and the event's
+    tie-breaks. Byes count as wins; points are those won in play (a starting score
+    from penalty points is not counted)."""
     entries, decided = _results(event)
-    rows = {e.pk: StandingRow(rank=0, entry=e) for e in entries}
-    beaten: dict[int, set[int]] = defaultdict(set)
-    opponents: dict[int, list[int]] = defaultdict(list)
+    by_id = {e.pk: e for e in entries}
+    results: list[ranking.MatchResult] = []
+    extra: dict[int, StandingRow] = {e.pk: StandingRow(rank=0, entry=e) for e in entries}
     for m in decided:
-        winner = rows.get(m.winner_id)  # type: ignore[arg-type]
-        if winner is None:
+        if m.winner_id not in by_id:
             continue
-        if m.is_bye:
-            winner.wins += 1
-            winner.byes += 1
+        if m.is_bye or m.entry1_id is None or m.entry2_id is None:
+            results.append(ranking.MatchResult(m.winner_id, None, winner=m.winner_id, bye=True))
+            extra[m.winner_id].byes += 1
             continue
-        loser_id = m.entry2_id if m.winner_id == m.entry1_id else m.entry1_id
-        loser = rows.get(loser_id)  # type: ignore[arg-type]
-        if loser is None:
+        if m.entry1_id not in by_id or m.entry2_id not in by_id:
             continue
         first, second = m.score1 - m.start_score1, m.score2 - m.start_score2
-        won, lost = (first, second) if m.winner_id == m.entry1_id else (second, first)
-        winner.played += 1
-        winner.wins += 1
-        winner.points_for += won
-        winner.points_against += lost
-        loser.played += 1
-        loser.losses += 1
-        loser.points_for += lost
-        loser.points_against += won
-        beaten[winner.entry.pk].add(loser.entry.pk)
-        opponents[winner.entry.pk].append(loser.entry.pk)
-        opponents[loser.entry.pk].append(winner.entry.pk)
-    tiebreaks = [t for t in (event.tiebreaks or DEFAULT_TIEBREAKS) if t in TIEBREAKS]
-    for row in rows.values():
-        row.columns = {
-            "points-difference": row.points_difference,
-            "points-for": row.points_for,
-            "opponents-wins": sum(rows[o].wins for o in opponents[row.entry.pk]),
-        }
-    ordered = _rank(list(rows.values()), tiebreaks, beaten)
-    return ordered
-
-
-def _rank(
-    rows: list[StandingRow], tiebreaks: list[str], beaten: dict[int, set[int]]
-) -> list[StandingRow]:
-    """Sort by wins then each tie-break; head to head counts wins inside the tied group."""
-
-    def key_for(group: list[StandingRow], name: str) -> dict[int, float]:
-        if name == "head-to-head":
-            ids = {r.entry.pk for r in group}
-            return {r.entry.pk: len(beaten[r.entry.pk] & ids) for r in group}
-        return {r.entry.pk: r.columns[name] for r in group}
-
-    def split(group: list[StandingRow], remaining: list[str]) -> list[list[StandingRow]]:
-        if len(group) < 2 or not remaining:
-            return [group]
-        values = key_for(group, remaining[0])
-        buckets: dict[float, list[StandingRow]] = defaultdict(list)
-        for row in group:
-            buckets[values[row.entry.pk]].append(row)
-        result: list[list[StandingRow]] = []
-        for value in sorted(buckets, reverse=True):
-            result.extend(split(buckets[value], remaining[1:]))
-        return result
-
-    by_wins: dict[int, list[StandingRow]] = defaultdict(list)
-    for row in rows:
-        by_wins[row.wins].append(row)
-    groups: list[list[StandingRow]] = []
-    for wins in sorted(by_wins, reverse=True):
-        groups.extend(split(by_wins[wins], tiebreaks))
-    ranked: list[StandingRow] = []
-    for group in groups:
-        rank = len(ranked) + 1
-        for row in sorted(group, key=lambda r: (r.entry.seed or 10**9, r.entry.pk)):
-            row.rank = rank
-            for name in tiebreaks:
-                if name == "head-to-head":
-                    row.columns[name] = key_for(group, name)[row.entry.pk]
-            ranked.append(row)
-    return ranked
+        results.append(
+            ranking.MatchResult(
+                m.entry1_id, m.entry2_id, winner=m.winner_id, points_a=first, points_b=second
+            )
+        )
+        for entry_id, won, lost in ((m.entry1_id, first, second), (m.entry2_id, second, first)):
+            extra[entry_id].points_for += won
+            extra[entry_id].points_against += lost
+    tiebreaks = list(event.tiebreaks or DEFAULT_TIEBREAKS)
+    rows: list[StandingRow] = []
+    for ranked in ranking.rank_entrants([e.pk for e in entries], results, tiebreaks):
+        row = extra[ranked.entrant]
+        row.rank = ranked.rank
+        row.played = ranked.played
+        row.wins = ranked.wins
+        row.losses = ranked.losses
+        row.columns = dict(ranked.values)
+        rows.append(row)
+    return rows
 
 
 @dataclass

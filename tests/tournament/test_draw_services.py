@@ -7,6 +7,7 @@ import pytest
 from matches.models import Match
 from tests.factories import PlayerFactory
 from tournament.api_errors import DomainError
+from tournament.formats.draw import rerun, verify
 from tournament.models import Entry, Event, Round
 from tournament.services import draw_make, entry_register, event_create
 
@@ -47,7 +48,10 @@ def test_random_draw_keeps_its_seed_and_rerunning_it_gives_the_same_bracket(tour
     assert first.seed == second.seed == 20260514
     assert order1 == order2
     assert first.log == second.log
-    assert "20260514" in first.log
+    assert "seed: 20260514" in first.log
+    # Anyone can re-run the public log and get the same order.
+    assert verify(first.log)
+    assert list(rerun(first.log).order) == order1
     third = draw_make(event=main, method="random")
     assert third.seed is not None
 

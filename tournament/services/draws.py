@@ -3,24 +3,30 @@ out the event's rounds and matches, with the Consolations its Main feeds."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 
 from django.db import transaction
 from django.utils import timezone
 
+from tournament.formats.draw import Draw as DrawnField
+from tournament.formats.draw import DrawEntrant, make_draw
+from tournament.formats.round_robin import round_robin_schedule
+from tournament.formats.slots import Pairing
 from tournament.models import Draw, Entry, Event, Round, User
 from tournament.services.brackets import feed_in
 from tournament.services.common import ACTIVE, formats_errors, refuse
-from tournament.services.draw_order import DrawOrder, order_field
-from tournament.services.rounds import swiss_pair_round, swiss_rounds_default
+from tournament.services.rounds import swiss_rounds_default
 from tournament.services.structure import (
     Layout,
     lay_out_consolation,
     lay_out_double,
+    lay_out_first_round,
     lay_out_single,
-    round_robin_schedule,
 )
 
+#: Random seeds stay below 2**53 so that JSON clients (JavaScript numbers) read them exactly.
+MAX_SEED = 2**53 - 1
 METHODS = ("random", "rating", "manual")
 
 
@@ -60,28 +66,34 @@ def draw_make(
         fed = list(Event.objects.select_for_update().filter(feeds_from=event))
         _check_drawable(event, fed)
         entries = _field(event)
-        drawn = order_field(entries, method=method, seed=seed, order=order, event=event)
-        _check_field(event, fed, len(drawn.entry_ids))
+        if len(entries) < 2:
+            raise refuse(
+                f"{event.name} needs at least 2 players to draw, it has {len(entries)}.",
+                code="too-few-entrants",
+            )
+        drawn = _order(event, entries, method=method, seed=seed, order=order)
+        seeded = list(drawn.order)
+        _check_feeds(fed, len(seeded))
         Round.objects.filter(event__in=[event, *fed]).delete()
-        _set_seeds(event, drawn.entry_ids)
+        _set_seeds(event, seeded)
         now = timezone.now()
         if event.format == Event.Format.SWISS:
             if not event.rounds_planned:
-                event.rounds_planned = swiss_rounds_default(len(drawn.entry_ids))
-            swiss_pair_round(event=event, number=1)
+                event.rounds_planned = swiss_rounds_default(len(seeded))
+            _lay_out_league_round(event, 1, drawn.first_round)
         elif event.format == Event.Format.ROUND_ROBIN:
-            _lay_out_round_robin(event, drawn.entry_ids)
+            _lay_out_round_robin(event, seeded)
         else:
             layout = Layout(event, now)
             with formats_errors():
                 if event.format == Event.Format.DOUBLE_ELIMINATION:
-                    lay_out_double(layout, drawn.entry_ids)
+                    lay_out_double(layout, seeded)
                 else:
-                    lay_out_single(layout, drawn.entry_ids)
+                    lay_out_single(layout, seeded)
             layout.save()
             for consolation in fed:
                 fed_layout = Layout(consolation, now)
-                lay_out_consolation(fed_layout, len(drawn.entry_ids))
+                lay_out_consolation(fed_layout, len(seeded))
                 fed_layout.save()
                 consolation.status = Event.Status.DRAWN
                 consolation.save(update_fields=["status"])
@@ -115,12 +127,79 @@ def _check_drawable(event: Event, fed: list[Event]) -> None:
         )
 
 
-def _check_field(event: Event, fed: list[Event], entrants: int) -> None:
-    if entrants < 2:
-        raise refuse(
-            f"{event.name} needs at least 2 players to draw, it has {entrants}.",
-            code="too-few-entrants",
+def _order(
+    event: Event,
+    entries: Sequence[Entry],
+    *,
+    method: str,
+    seed: int | None,
+    order: Sequence[int] | None,
+) -> DrawnField:
+    """The seeding by ``formats.draw`` (entry ids), with its public log.
+
+    ``order`` names players (the API's ids); a manual draw without one follows the
+    seeds given at registration, then rating.
+    """
+    entrant = {
+        e.pk: DrawEntrant(e.pk, " ".join(e.player.name.split()), e.player.rating) for e in entries
+    }
+    by_player = {e.player_id: e.pk for e in entries}
+    entry_order: list[int] | None = None
+    if method == "manual":
+        if order:
+            unknown = [p for p in order if p not in by_player]
+            if unknown:
+                raise refuse(
+                    f"Player(s) {unknown[:10]} are not in the drawn field of {event.name}.",
+                    code="bad-order",
+                    field="order",
+                )
+            repeated = (
+                sorted({p for p in order if order.count(p) > 1})
+                if len(set(order)) < len(order)
+                else []
+            )
+            missing = [p for p in by_player if p not in set(order)]
+            if repeated or missing:
+                problem = (
+                    f"named twice: {repeated[:10]}" if repeated else f"missing: {missing[:10]}"
+                )
+                raise refuse(
+                    f"The order must name every drawn player once (player ids); {problem}.",
+                    code="bad-order",
+                    field="order",
+                )
+            entry_order = [by_player[p] for p in order]
+        else:
+            entry_order = [
+                e.pk
+                for e in sorted(
+                    entries,
+                    key=lambda e: (e.seed is None, e.seed or 0, -e.player.rating, e.player_id),
+                )
+            ]
+    elif order:
+        raise refuse("Only a manual draw takes an order.", code="bad-order", field="order")
+    if method == "random":
+        if seed is None:
+            seed = secrets.randbelow(MAX_SEED)
+        elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise refuse(
+                f"A draw seed is a whole number from 0 to {MAX_SEED}.", code="invalid", field="seed"
+            )
+    elif seed is not None:
+        raise refuse("Only a random draw takes a seed.", code="bad-seed", field="seed")
+    with formats_errors():
+        return make_draw(
+            [entrant[pk] for pk in sorted(entrant)],
+            method=method,
+            seed=seed,
+            order=entry_order,
+            format=event.format,
         )
+
+
+def _check_feeds(fed: list[Event], entrants: int) -> None:
     for consolation in fed:
         with formats_errors():
             feed_in(entrants, tuple(consolation.feed_rounds))
@@ -133,8 +212,23 @@ def _set_seeds(event: Event, entry_ids: Sequence[int]) -> None:
     Entry.objects.bulk_update(entries, ["seed"], batch_size=500)
 
 
+def _lay_out_league_round(event: Event, number: int, pairings: Sequence[Pairing]) -> None:
+    """Round ``number`` of a Swiss event from its pairings (a bye as ``(player, None)``)."""
+    layout = Layout(event, timezone.now())
+    index = layout.round(
+        bracket=Round.Bracket.MAIN,
+        number=number,
+        name=f"Round {number}",
+        length=event.length_for_round(number),
+    )
+    lay_out_first_round(layout, [index], pairings)
+    layout.save()
+
+
 def _lay_out_round_robin(event: Event, entry_ids: Sequence[int]) -> None:
-    schedule = round_robin_schedule(entry_ids)
+    """The whole schedule; whoever faces the bye sits the round out (no match)."""
+    with formats_errors():
+        schedule = round_robin_schedule(entry_ids)
     layout = Layout(event, timezone.now())
     for number, pairings in enumerate(schedule, start=1):
         index = layout.round(
@@ -143,13 +237,8 @@ def _lay_out_round_robin(event: Event, entry_ids: Sequence[int]) -> None:
             name=f"Round {number}",
             length=event.length_for_round(number),
         )
-        slot = 0
-        for upper, lower in pairings:
-            if upper is not None and lower is not None:
-                layout.match(index, slot, entry1_id=upper, entry2_id=lower)
-                slot += 1
+        played = [(a, b) for a, b in pairings if a is not None and b is not None]
+        for slot, (upper, lower) in enumerate(played):
+            layout.match(index, slot, entry1_id=upper, entry2_id=lower)
     layout.save()
     event.rounds_planned = len(schedule)
-
-
-__all__ = ["DrawOrder", "draw_make"]

@@ -273,6 +273,8 @@ def _check_tiebreaks(tiebreaks: Sequence[str] | None) -> list[str]:
             code="invalid",
             field="tiebreaks",
         )
+    if len(set(tiebreaks)) != len(tiebreaks):
+        raise refuse("A tie-break is named twice.", code="invalid", field="tiebreaks")
     return list(tiebreaks)
 
 

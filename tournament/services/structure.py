@@ -170,18 +170,3 @@ def lay_out_double(layout: Layout, seeded: Sequence[int]) -> None:
             length=final_length,
         )
         layout.match(index, 0)
-
-
-def round_robin_schedule(entrants: Sequence[int]) -> list[list[Pairing]]:
-    """Every pair once, by the circle method: round ``r`` keeps the first player fixed and
-    turns the others one place. With an odd field one player sits out each round
-    (paired with ``None``)."""
-    players: list[int | None] = list(entrants)
-    if len(players) % 2:
-        players.append(None)
-    count = len(players)
-    rounds: list[list[Pairing]] = []
-    for _ in range(count - 1):
-        rounds.append([(players[k], players[count - 1 - k]) for k in range(count // 2)])
-        players = [players[0], players[-1], *players[1:-1]]
-    return rounds

@@ -1,0 +1,519 @@
+"""Input and output shapes of the tournament API (api.md fixes the names).
+
+``MatchSerializer`` and ``MatchDetailSerializer`` are the match read shapes every
+endpoint that answers with a match uses, the reporting endpoints included.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from matches.models import Game, Match
+from tournament.models import Draw, Entry, Event, Player, Round, Tournament
+from tournament.selectors import TIEBREAKS, crawford_game_number
+
+# ---- players -------------------------------------------------------------------------
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "name", "club", "country", "rating", "experience"]
+        read_only_fields = fields
+
+
+class PlayerCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    email = serializers.EmailField(required=False, allow_blank=True, default="")
+    rating = serializers.FloatField(required=False, allow_null=True, min_value=1, max_value=4000)
+    club = serializers.CharField(required=False, allow_blank=True, default="", max_length=120)
+    country = serializers.CharField(required=False, allow_blank=True, default="", max_length=2)
+
+
+class PlayerImportSerializer(serializers.Serializer):
+    file = serializers.FileField(
+        required=False, help_text="A CSV file with a header row: name,email,rating,club."
+    )
+    csv = serializers.CharField(
+        required=False, help_text="The CSV text itself, instead of a file.", trim_whitespace=False
+    )
+    event = serializers.IntegerField(
+        required=False, help_text="Also enter every imported player in this event."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs.get("file") and not attrs.get("csv"):
+            raise serializers.ValidationError({"file": ["Send a CSV file or the csv text."]})
+        return attrs
+
+
+class ImportRowErrorSerializer(serializers.Serializer):
+    row = serializers.IntegerField(help_text="Line number in the file (the header is line 1).")
+    field = serializers.CharField(allow_null=True)
+    message = serializers.CharField()
+
+
+class PlayerImportResultSerializer(serializers.Serializer):
+    created = PlayerSerializer(many=True)
+    existing = PlayerSerializer(many=True)
+    entered = serializers.IntegerField()
+    errors = ImportRowErrorSerializer(many=True)
+
+
+# ---- tournaments and events ----------------------------------------------------------
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Tournament
+        fields = ["id", "name", "slug", "starts_on", "ends_on", "venue", "time_zone", "is_public"]
+        read_only_fields = fields
+
+
+class TournamentCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=160)
+    slug = serializers.SlugField(required=False, allow_blank=True, default="", max_length=50)
+    starts_on = serializers.DateField(required=False, allow_null=True, default=None)
+    ends_on = serializers.DateField(required=False, allow_null=True, default=None)
+    venue = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+    time_zone = serializers.CharField(required=False, default="UTC", max_length=64)
+    is_public = serializers.BooleanField(required=False, default=True)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["starts_on"] and attrs["ends_on"] and attrs["ends_on"] < attrs["starts_on"]:
+            raise serializers.ValidationError(
+                {"ends_on": ["The tournament cannot end before it starts."]}
+            )
+        return attrs
+
+
+class FeedSerializer(serializers.Serializer):
+    """``{"from": event_id, "rounds": [1, 2]}``: the Main whose losers of these rounds enter."""
+
+    rounds = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1)
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        fields["from"] = serializers.IntegerField(help_text="The feeding event's id.")
+        return fields
+
+
+class ChampionSerializer(serializers.Serializer):
+    entry = serializers.IntegerField(source="pk")
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+
+
+class ClockSerializer(serializers.Serializer):
+    reserve_minutes_per_point = serializers.FloatField(min_value=0, default=0)
+    delay_seconds = serializers.FloatField(min_value=0, default=0)
+
+
+class EventSerializer(serializers.ModelSerializer):
+    tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    rounds = serializers.IntegerField(source="rounds_planned", read_only=True, allow_null=True)
+    feeds = serializers.SerializerMethodField()
+    champion = ChampionSerializer(read_only=True, allow_null=True)
+    entry_count = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Event
+        fields = [
+            "id",
+            "tournament",
+            "name",
+            "slug",
+            "kind",
+            "format",
+            "status",
+            "match_lengths",
+            "crawford",
+            "holland",
+            "clock",
+            "rounds",
+            "feeds",
+            "tiebreaks",
+            "deadline_rule",
+            "entry_fee",
+            "payout_split",
+            "champion",
+            "entry_count",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(FeedSerializer(allow_null=True))
+    def get_feeds(self, event: Event) -> dict[str, Any] | None:
+        if event.feeds_from_id is None:
+            return None
+        return {"from": event.feeds_from_id, "rounds": list(event.feed_rounds)}
+
+    def get_entry_count(self, event: Event) -> int:
+        count = getattr(event, "entry_count", None)
+        return int(count) if count is not None else event.entries.count()
+
+
+class EventCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    format = serializers.ChoiceField(choices=Event.Format.choices)
+    match_lengths = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=99),
+        min_length=1,
+        max_length=64,
+        help_text="Each round's match length; the last one repeats.",
+    )
+    crawford = serializers.BooleanField(default=True)
+    holland = serializers.BooleanField(default=False)
+    rounds = serializers.IntegerField(
+        required=False, min_value=1, max_value=50, help_text="Swiss: the number of rounds."
+    )
+    feeds = FeedSerializer(required=False)
+    kind = serializers.ChoiceField(choices=Event.Kind.choices, required=False)
+    slug = serializers.SlugField(required=False, allow_blank=True, default="", max_length=50)
+    clock = ClockSerializer(many=True, required=False)
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(TIEBREAKS)), required=False
+    )
+    deadline_rule = serializers.ChoiceField(
+        choices=Event.DeadlineRule.choices, default=Event.DeadlineRule.FLAG
+    )
+    entry_fee = serializers.DecimalField(
+        max_digits=9, decimal_places=2, required=False, allow_null=True, min_value=0
+    )
+    payout_split = serializers.ListField(
+        child=serializers.FloatField(min_value=0, max_value=100), required=False
+    )
+
+
+class EventLengthsSerializer(serializers.Serializer):
+    match_lengths = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=99), min_length=1, max_length=64
+    )
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Round
+        fields = [
+            "id",
+            "event",
+            "bracket",
+            "number",
+            "name",
+            "match_length",
+            "status",
+            "started_at",
+            "deadline",
+        ]
+        read_only_fields = fields
+
+
+class RoundLengthSerializer(serializers.Serializer):
+    match_length = serializers.IntegerField(min_value=1, max_value=99)
+
+
+class DrawSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Draw
+        fields = ["id", "event", "method", "seed", "log", "created_at"]
+        read_only_fields = fields
+
+
+class EventDetailSerializer(EventSerializer):
+    round_list = serializers.SerializerMethodField()
+    draw = serializers.SerializerMethodField()
+
+    class Meta(EventSerializer.Meta):
+        fields = [*EventSerializer.Meta.fields, "round_list", "draw"]
+        read_only_fields = fields
+
+    @extend_schema_field(RoundSerializer(many=True))
+    def get_round_list(self, event: Event) -> list[dict[str, Any]]:
+        return RoundSerializer(event.rounds.all(), many=True).data  # type: ignore[return-value]
+
+    @extend_schema_field(DrawSerializer(allow_null=True))
+    def get_draw(self, event: Event) -> dict[str, Any] | None:
+        draws = getattr(event, "last_draws", None)
+        if draws is None:
+            draws = list(event.draws.order_by("-created_at")[:1])
+        return DrawSerializer(draws[0]).data if draws else None  # type: ignore[return-value]
+
+
+class DrawCreateSerializer(serializers.Serializer):
+    method = serializers.ChoiceField(choices=["random", "rating", "manual"], default="random")
+    seed = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=2**53 - 1,
+        help_text="Random draws: the seed that makes the draw repeatable.",
+    )
+    order = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Manual draws: player ids, best seed first.",
+    )
+
+
+# ---- entries -------------------------------------------------------------------------
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    player = serializers.IntegerField(source="player_id", read_only=True)
+    player_name = serializers.CharField(source="player.name", read_only=True)
+    rating = serializers.FloatField(source="player.rating", read_only=True)
+
+    class Meta:
+        model = Entry
+        fields = [
+            "id",
+            "event",
+            "player",
+            "player_name",
+            "rating",
+            "seed",
+            "status",
+            "checked_in_at",
+        ]
+        read_only_fields = fields
+
+
+class EntryCreateSerializer(serializers.Serializer):
+    player = serializers.IntegerField(help_text="The player's id.")
+    seed = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+
+
+class ReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+
+
+# ---- matches -------------------------------------------------------------------------
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    """A match as lists show it: ``score`` is the current score including any start."""
+
+    round = serializers.IntegerField(source="round.number", read_only=True)
+    round_id = serializers.IntegerField(read_only=True)
+    round_name = serializers.SerializerMethodField()
+    bracket = serializers.CharField(source="round.bracket", read_only=True)
+    player1 = serializers.SerializerMethodField()
+    player2 = serializers.SerializerMethodField()
+    player1_name = serializers.SerializerMethodField()
+    player2_name = serializers.SerializerMethodField()
+    score = serializers.SerializerMethodField()
+    start_score = serializers.SerializerMethodField()
+    winner = serializers.SerializerMethodField()
+    crawford_game_number = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "event",
+            "round",
+            "round_id",
+            "round_name",
+            "bracket",
+            "slot",
+            "player1",
+            "player2",
+            "player1_name",
+            "player2_name",
+            "length",
+            "score",
+            "start_score",
+            "status",
+            "decision",
+            "is_bye",
+            "winner",
+            "crawford",
+            "holland",
+            "crawford_game_number",
+            "flagged",
+        ]
+        read_only_fields = fields
+
+    @staticmethod
+    def _player(entry: Entry | None) -> int | None:
+        return entry.player_id if entry is not None else None
+
+    def get_round_name(self, match: Match) -> str:
+        return str(match.round)
+
+    def get_player1(self, match: Match) -> int | None:
+        return self._player(match.entry1)
+
+    def get_player2(self, match: Match) -> int | None:
+        return self._player(match.entry2)
+
+    def get_player1_name(self, match: Match) -> str | None:
+        return match.entry1.player.name if match.entry1 is not None else None
+
+    def get_player2_name(self, match: Match) -> str | None:
+        return match.entry2.player.name if match.entry2 is not None else None
+
+    @extend_schema_field(
+        serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
+    )
+    def get_score(self, match: Match) -> list[int]:
+        return [match.score1, match.score2]
+
+    @extend_schema_field(
+        serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
+    )
+    def get_start_score(self, match: Match) -> list[int]:
+        return [match.start_score1, match.start_score2]
+
+    def get_winner(self, match: Match) -> int | None:
+        return self._player(match.winner)
+
+    def get_crawford_game_number(self, match: Match) -> int | None:
+        if hasattr(match, "live_games"):
+            return crawford_game_number(match)
+        return crawford_game_number(match, match.games.all())
+
+
+class GameOutSerializer(serializers.ModelSerializer):
+    winner = serializers.SerializerMethodField()
+    score_before = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = [
+            "number",
+            "winner",
+            "winner_side",
+            "cube",
+            "result",
+            "ended_by",
+            "points",
+            "score_before",
+            "crawford",
+            "doubles",
+        ]
+        read_only_fields = fields
+
+    def get_winner(self, game: Game) -> int | None:
+        match = game.match
+        entry = match.entry1 if game.winner_side == 1 else match.entry2
+        return entry.player_id if entry is not None else None
+
+    @extend_schema_field(
+        serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
+    )
+    def get_score_before(self, game: Game) -> list[int]:
+        return [game.score_before1, game.score_before2]
+
+
+class MatchDetailSerializer(MatchSerializer):
+    """One match with its games (voided games are left out)."""
+
+    games = serializers.SerializerMethodField()
+    event_name = serializers.CharField(source="event.name", read_only=True)
+
+    class Meta(MatchSerializer.Meta):
+        fields = [*MatchSerializer.Meta.fields, "event_name", "games", "started_at", "decided_at"]
+        read_only_fields = fields
+
+    def _live(self, match: Match) -> list[Game]:
+        games = [g for g in match.games.all() if not g.voided]
+        for game in games:
+            game.match = match  # no query per game for its players
+        return sorted(games, key=lambda g: g.number)
+
+    @extend_schema_field(GameOutSerializer(many=True))
+    def get_games(self, match: Match) -> list[dict[str, Any]]:
+        return GameOutSerializer(self._live(match), many=True).data  # type: ignore[return-value]
+
+    def get_crawford_game_number(self, match: Match) -> int | None:
+        return crawford_game_number(match, self._live(match))
+
+
+class ForfeitSerializer(serializers.Serializer):
+    winner = serializers.IntegerField(help_text="The winning player's id.")
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+
+
+class PenaltySerializer(serializers.Serializer):
+    player = serializers.IntegerField(help_text="The late player's id.")
+    points = serializers.IntegerField(min_value=1, max_value=99)
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+
+
+class CorrectSerializer(serializers.Serializer):
+    winner = serializers.IntegerField(help_text="The player who really won.")
+    cascade = serializers.BooleanField(
+        default=False,
+        help_text="Also void and reopen later matches that have started.",
+    )
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+
+
+# ---- brackets and standings ----------------------------------------------------------
+
+
+class BracketRoundSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="round.pk")
+    number = serializers.IntegerField(source="round.number")
+    name = serializers.CharField(source="round.name")
+    match_length = serializers.IntegerField(source="round.match_length")
+    status = serializers.CharField(source="round.status")
+    matches = MatchSerializer(many=True)
+
+
+class BracketPartSerializer(serializers.Serializer):
+    bracket = serializers.ChoiceField(choices=Round.Bracket.choices)
+    rounds = BracketRoundSerializer(many=True)
+
+
+class FedEventSerializer(serializers.Serializer):
+    event = serializers.IntegerField(source="pk")
+    name = serializers.CharField()
+    rounds = serializers.ListField(child=serializers.IntegerField(), source="feed_rounds")
+
+
+class BracketSerializer(serializers.Serializer):
+    event = serializers.IntegerField(source="event.pk")
+    format = serializers.CharField(source="event.format")
+    status = serializers.CharField(source="event.status")
+    champion = ChampionSerializer(source="event.champion", allow_null=True)
+    feeds = serializers.SerializerMethodField()
+    fed_events = FedEventSerializer(many=True, help_text="Events fed by this one's losers.")
+    parts = BracketPartSerializer(many=True)
+
+    @extend_schema_field(FeedSerializer(allow_null=True))
+    def get_feeds(self, tree: Any) -> dict[str, Any] | None:
+        event = tree.event
+        if event.feeds_from_id is None:
+            return None
+        return {"from": event.feeds_from_id, "rounds": list(event.feed_rounds)}
+
+
+class StandingRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    entry = serializers.IntegerField(source="entry.pk")
+    player = serializers.IntegerField(source="entry.player_id")
+    name = serializers.CharField(source="entry.player.name")
+    status = serializers.CharField(source="entry.status")
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    points_for = serializers.IntegerField()
+    points_against = serializers.IntegerField()
+    points_difference = serializers.IntegerField()
+    columns = serializers.DictField(child=serializers.FloatField())
+
+
+class StandingsSerializer(serializers.Serializer):
+    event = serializers.IntegerField()
+    tiebreaks = serializers.ListField(child=serializers.CharField())
+    rows = StandingRowSerializer(many=True)
+
+
+class DrawResultSerializer(serializers.Serializer):
+    draw = DrawSerializer()
+    round = RoundSerializer(allow_null=True)
+    matches = MatchSerializer(many=True)

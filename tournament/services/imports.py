@@ -1,0 +1,186 @@
+"""Import players from CSV (``name,email,rating,club``; ``country`` too), all or nothing.
+
+Every row is checked first; when any row is wrong nothing is saved and each error
+names its line and column. A row whose email (or, without one, name and club)
+matches a known player reuses that player, so importing a file twice adds nobody.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.db.models import Q
+
+from tournament.models import Entry, Event, Player, User
+from tournament.services.common import refuse
+from tournament.services.entries import entry_register
+from tournament.services.players import MAX_RATING
+
+COLUMNS = ("name", "email", "rating", "club", "country")
+MAX_ROWS = 5000
+
+
+@dataclass(frozen=True)
+class RowError:
+    """A problem in one line of the file (the header is line 1)."""
+
+    row: int
+    field: str | None
+    message: str
+
+
+@dataclass
+class ImportResult:
+    """Players created, players already known, how many were entered, and the errors."""
+
+    created: list[Player] = field(default_factory=list)
+    existing: list[Player] = field(default_factory=list)
+    entered: int = 0
+    errors: list[RowError] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Row:
+    line: int
+    name: str
+    email: str
+    rating: float | None
+    club: str
+    country: str
+
+
+def _decode(data: str | bytes) -> str:
+    if isinstance(data, str):
+        return data.removeprefix("\ufeff")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def _parse(text: str) -> tuple[list[_Row], list[RowError]]:
+    try:
+        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel  # type: ignore[assignment]
+    reader = csv.reader(io.StringIO(text), dialect)
+    header = next(reader, None)
+    if not header:
+        return [], [
+            RowError(1, None, "The file is empty: it needs a header row name,email,rating,club.")
+        ]
+    names = [h.strip().lower() for h in header]
+    if "name" not in names:
+        return [], [
+            RowError(1, "name", f"The header has no 'name' column (found: {', '.join(names)}).")
+        ]
+    unknown = [h for h in names if h and h not in COLUMNS]
+    errors: list[RowError] = []
+    if unknown:
+        errors.append(RowError(1, None, f"Unknown column(s) {unknown}: use {', '.join(COLUMNS)}."))
+    rows: list[_Row] = []
+    seen_emails: dict[str, int] = {}
+    for line, values in enumerate(reader, start=2):
+        if not any(v.strip() for v in values):
+            continue
+        if len(rows) >= MAX_ROWS:
+            errors.append(RowError(line, None, f"At most {MAX_ROWS} players per file."))
+            break
+        if len(values) > len(names):
+            errors.append(RowError(line, None, f"{len(values)} values for {len(names)} columns."))
+            continue
+        cell = {names[k]: values[k].strip() for k in range(len(values))}
+        name, email = cell.get("name", ""), cell.get("email", "")
+        club, country = cell.get("club", ""), cell.get("country", "").upper()
+        rating_text = cell.get("rating", "")
+        row_errors: list[RowError] = []
+        if not name:
+            row_errors.append(RowError(line, "name", "The name is empty."))
+        elif len(name) > 120:
+            row_errors.append(RowError(line, "name", "The name is longer than 120 characters."))
+        if email:
+            try:
+                validate_email(email)
+            except ValidationError:
+                row_errors.append(RowError(line, "email", f"{email!r} is not an email address."))
+            else:
+                if email.lower() in seen_emails:
+                    row_errors.append(
+                        RowError(
+                            line,
+                            "email",
+                            f"{email} is already on line {seen_emails[email.lower()]}.",
+                        )
+                    )
+                seen_emails.setdefault(email.lower(), line)
+        rating: float | None = None
+        if rating_text:
+            try:
+                rating = float(rating_text.replace(",", "."))
+            except ValueError:
+                row_errors.append(RowError(line, "rating", f"{rating_text!r} is not a number."))
+            else:
+                if not 0 < rating <= MAX_RATING:
+                    row_errors.append(
+                        RowError(line, "rating", f"A rating is above 0 and at most {MAX_RATING:g}.")
+                    )
+        if len(club) > 120:
+            row_errors.append(RowError(line, "club", "The club is longer than 120 characters."))
+        if country and (len(country) != 2 or not country.isalpha()):
+            row_errors.append(RowError(line, "country", "A country is a two-letter ISO code."))
+        errors.extend(row_errors)
+        if not row_errors:
+            rows.append(_Row(line, name, email, rating, club, country))
+    return rows, errors
+
+
+def _known(row: _Row) -> Player | None:
+    if row.email:
+        return Player.objects.filter(email__iexact=row.email).order_by("id").first()
+    return (
+        Player.objects.filter(name__iexact=row.name, club__iexact=row.club)
+        .filter(Q(email="") | Q(email__isnull=True))
+        .order_by("id")
+        .first()
+    )
+
+
+def players_import_csv(
+    *, data: str | bytes, event: Event | None = None, by: User | None = None
+) -> ImportResult:
+    """Create the file's players (and enter them in ``event``), or nothing if a row is wrong."""
+    result = ImportResult()
+    rows, result.errors = _parse(_decode(data))
+    if not result.errors and not rows:
+        result.errors.append(RowError(2, None, "The file has a header but no players."))
+    if result.errors:
+        return result
+    if event is not None and event.feeds_from_id is not None:
+        raise refuse(
+            f"{event.name} is filled by its Main's losers.", code="fed-event", field="event"
+        )
+    with transaction.atomic():
+        for row in rows:
+            player = _known(row)
+            if player is None:
+                player = Player(name=row.name, email=row.email, club=row.club, country=row.country)
+                if row.rating is not None:
+                    player.rating = row.rating
+                player.save()
+                result.created.append(player)
+            else:
+                result.existing.append(player)
+            if (
+                event is not None
+                and not Entry.objects.filter(event=event, player=player)
+                .exclude(status=Entry.Status.WITHDRAWN)
+                .exists()
+            ):
+                entry_register(event=event, player=player, by=by)
+                result.entered += 1
+    return result
