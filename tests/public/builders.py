@@ -200,6 +200,48 @@ def finish(match: Match, *, winner_side: int) -> Match:
     return match
 
 
+def finish_many(matches: Sequence[Match], *, winner_side: int) -> None:
+    """``finish`` for many round matches of one event at once, in two bulk updates."""
+    if not matches:
+        return
+    now = timezone.now()
+    for match in matches:
+        match.winner = match.entry1 if winner_side == 1 else match.entry2
+        if winner_side == 1:
+            match.score1 = match.length
+        else:
+            match.score2 = match.length
+        match.status, match.decision = Match.Status.COMPLETE, Match.Decision.PLAY
+        match.decided_at = match.confirmed_at = match.advanced_at = now
+    Match.objects.bulk_update(
+        matches,
+        [
+            "winner",
+            "score1",
+            "score2",
+            "status",
+            "decision",
+            "decided_at",
+            "confirmed_at",
+            "advanced_at",
+        ],
+    )
+    first = matches[0]
+    following = {
+        m.slot: m
+        for m in Match.objects.filter(event=first.event, round__number=first.round.number + 1)
+    }
+    for match in matches:
+        target = following[match.slot // 2]
+        if match.slot % 2 == 0:
+            target.entry1 = match.winner
+        else:
+            target.entry2 = match.winner
+        if target.entry1_id and target.entry2_id:
+            target.status = Match.Status.READY
+    Match.objects.bulk_update(list(following.values()), ["entry1", "entry2", "status"])
+
+
 def rating_history(player: Player, matches: Sequence[Match], start: float = 1500.0) -> None:
     """A rating change for ``player`` after each of ``matches``, one day apart."""
     rating = start

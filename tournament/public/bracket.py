@@ -105,6 +105,13 @@ class Section:
     columns: tuple[Column, ...]
 
     @property
+    def html(self) -> str:
+        """The drawing (see ``render``)."""
+        from tournament.public.render import columns_html
+
+        return columns_html(self.columns)
+
+    @property
     def rows(self) -> int:
         """Match boxes in the tallest column (sets the drawing's height)."""
         return max((len(c.boxes) for c in self.columns), default=0)
@@ -277,6 +284,13 @@ class Sheet:
 
     title: str
     columns: tuple[Column, ...]
+
+    @property
+    def html(self) -> str:
+        """The drawing (see ``render``)."""
+        from tournament.public.render import columns_html
+
+        return columns_html(self.columns)
 
 
 def sheets(section: Section, per_sheet: int = 16, max_columns: int = 5) -> list[Sheet]:

@@ -137,7 +137,7 @@ def chances(
     if length < 1:
         raise ValueError(f"a match length is at least 1, got {length}")
     if score1 >= length or score2 >= length:
-        first = 1.0 if score1 > score2 else 0.0
+        first = 1.0 if score1 > score2 else 0.0 if score1 < score2 else 0.5
         return MatchChances(first, 1.0 - first, "over")
     away1, away2 = length - score1, length - score2
     phase: Phase = "pre-crawford"

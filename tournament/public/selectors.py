@@ -10,7 +10,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import (
+    Count,
+    Exists,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
+from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.urls import reverse
 
@@ -101,6 +111,12 @@ def live_matches(tournament: Tournament) -> list[LiveMatch]:
     ]
 
 
+def _count_of(rows: QuerySet[Any]) -> Coalesce:
+    """A correlated ``COUNT(*)`` of ``rows`` (no join fan-out across several counts)."""
+    counted = rows.order_by().values("event").annotate(n=Count("pk")).values("n")[:1]
+    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
+
+
 @dataclass(frozen=True)
 class TournamentPage:
     tournament: Tournament
@@ -114,8 +130,8 @@ def tournament_page(tournament: Tournament) -> TournamentPage:
     events = list(
         tournament.events.select_related("champion__player", "feeds_from")
         .annotate(
-            entry_count=Count("entries", distinct=True),
-            running_count=Count("matches", filter=Q(matches__status__in=RUNNING), distinct=True),
+            entry_count=_count_of(Entry.objects.filter(event=OuterRef("pk"))),
+            running_count=_count_of(Match.objects.filter(event=OuterRef("pk"), status__in=RUNNING)),
         )
         .order_by("position", "id")
     )
