@@ -29,9 +29,16 @@ RATING_GRACE = dt.timedelta(minutes=2)
 )
 def rate_match(self: object, match_id: int) -> str:
     """Rate a completed match (FIBS); nothing happens for forfeits, byes or a second run."""
-    from tournament.services.ratings import match_rate
+    from tournament import page_cache
+    from tournament.services.ratings import Outcome, match_rate
 
-    return str(match_rate(match_id=match_id))
+    outcome = match_rate(match_id=match_id)
+    if outcome in (Outcome.RATED, Outcome.RECOMPUTED):
+        try:  # player pages and series pages show ratings
+            page_cache.bump("site", 0)
+        except Exception:  # cache down: pages are rebuilt when it is back
+            log.warning("could not invalidate pages after rating match %s", match_id)
+    return str(outcome)
 
 
 @shared_task

@@ -17,5 +17,6 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("", include("matches.urls")),  # /r/<key>/, /me/, /director/disputes/, audit
+    path("", include("tournament.urls_league")),  # CSV, match zip, .ics, series pages
     path("", include("tournament.public.urls")),
 ]

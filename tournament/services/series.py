@@ -43,11 +43,17 @@ class CountedEvent:
 
     id: int
     name: str
+    slug: str
     tournament: str
     tournament_slug: str
     kind: str
     field: int
     finished: bool
+
+    @property
+    def kind_label(self) -> str:
+        """The kind as people read it (Main, Consolation...)."""
+        return str(Event.Kind(self.kind).label) if self.kind in Event.Kind.values else self.kind
 
 
 @dataclass(frozen=True)
@@ -67,15 +73,19 @@ class _Record:
     won_lengths: list[int] = field(default_factory=list)
 
 
-def series_leaderboard(*, series: Series) -> Leaderboard:
-    """The leaderboard of ``series`` (four queries)."""
+def series_leaderboard(*, series: Series, public_only: bool = False) -> Leaderboard:
+    """The leaderboard of ``series`` (four queries); ``public_only`` leaves private
+    tournaments out (the public page)."""
+    counted_events = Event.objects.filter(tournament__series=series)
+    if public_only:
+        counted_events = counted_events.filter(tournament__is_public=True)
     events = list(
-        Event.objects.filter(tournament__series=series)
-        .exclude(status=Event.Status.REGISTRATION)
+        counted_events.exclude(status=Event.Status.REGISTRATION)
         .order_by("tournament__starts_on", "tournament_id", "position", "id")
         .values(
             "id",
             "name",
+            "slug",
             "kind",
             "format",
             "status",
@@ -150,6 +160,7 @@ def series_leaderboard(*, series: Series) -> Leaderboard:
             CountedEvent(
                 id=event["id"],
                 name=event["name"],
+                slug=event["slug"],
                 tournament=event["tournament__name"],
                 tournament_slug=event["tournament__slug"],
                 kind=event["kind"],

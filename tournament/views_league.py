@@ -1,0 +1,90 @@
+"""Public downloads and the series leaderboard page.
+
+An event's results (CSV) and match files (zip), a player's matches (iCalendar) and
+a series' leaderboard. A private tournament's downloads are for its directors only;
+a series page counts public tournaments only.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_GET
+
+from tournament import exports
+from tournament.models import Event, Player, Series
+from tournament.public.caching import Page, cached_page
+from tournament.services.series import series_leaderboard
+
+
+def _visible_event(request: HttpRequest, slug: str, event_slug: str) -> Event:
+    event = get_object_or_404(
+        Event.objects.select_related("tournament"), tournament__slug=slug, slug=event_slug
+    )
+    if event.tournament.is_public:
+        return event
+    user = request.user
+    if user.is_authenticated and (
+        user.is_staff
+        or user.is_superuser
+        or user.directed_tournaments.filter(pk=event.tournament_id).exists()
+    ):
+        return event
+    raise Http404("No such event")
+
+
+def _download(content: str | bytes, content_type: str, name: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def event_results_csv(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
+    """Every match of the event as CSV (times in the tournament's zone)."""
+    event = _visible_event(request, slug, event_slug)
+    return _download(
+        exports.event_results_csv(event),
+        "text/csv; charset=utf-8",
+        f"{event.tournament.slug}-{event.slug}-results.csv",
+    )
+
+
+@require_GET
+def event_match_zip(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
+    """Every match file of the event that exists, as a zip of ``.mat`` files."""
+    event = _visible_event(request, slug, event_slug)
+    return _download(
+        exports.zip_files(exports.event_match_files(event)),
+        "application/zip",
+        f"{event.tournament.slug}-{event.slug}-matches.zip",
+    )
+
+
+@require_GET
+def player_calendar(request: HttpRequest, player_id: int) -> HttpResponse:
+    """A player's scheduled matches (public tournaments) as an iCalendar feed."""
+    player = get_object_or_404(Player, pk=player_id)
+    response = HttpResponse(
+        exports.player_calendar(player), content_type="text/calendar; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'inline; filename="player-{player.pk}-matches.ics"'
+    return response
+
+
+@require_GET
+def series_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """A series' public leaderboard; cached until the next accepted result or rating."""
+    series = get_object_or_404(Series, slug=slug)
+
+    def build(version: str) -> Page:
+        board = series_leaderboard(series=series, public_only=True)
+        return {
+            "title": f"{series.name}: leaderboard",
+            "content": render_to_string("series/leaderboard.html", {"board": board}),
+        }
+
+    page, version = cached_page("series", "site", 0, build, series.pk)
+    return render(request, "public/shell.html", {"page": page, "version": version})
