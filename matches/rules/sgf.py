@@ -19,6 +19,7 @@ to ``x`` are points, ``y`` the bar and ``z`` off; side 0 counts ``a`` as its poi
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .errors import ParseError
@@ -85,17 +86,16 @@ class _Parser:
         while self.pos < n and text[self.pos].isspace():
             self.pos += 1
 
-    def collection(self) -> list[_Tree]:
-        trees: list[_Tree] = []
+    def collection(self) -> Iterator[_Tree]:
+        """Each game tree in turn; a syntax error is raised when its tree is reached."""
         self.skip_space()
+        if self.pos >= len(self.text):
+            raise ParseError("not an SGF file: no game tree")
         while self.pos < len(self.text):
             if self.text[self.pos] != "(":
                 raise self.error(f"expected '(' to start a game, found {self.text[self.pos]!r}")
-            trees.append(self.tree(0))
+            yield self.tree(0)
             self.skip_space()
-        if not trees:
-            raise ParseError("not an SGF file: no game tree")
-        return trees
 
     def tree(self, depth: int) -> _Tree:
         if depth > 50:
@@ -189,21 +189,24 @@ def parse_sgf(data: bytes | str) -> MatchRecord:
     players: tuple[str, str] | None = None
     info: list[tuple[str, str]] = []
     rules: dict[str, bool] = {}
-    for ordinal, tree in enumerate(trees, start=1):
-        nodes = tree.main_line()
-        root = nodes[0]
-        gm = root.get("GM")
-        if gm is None or gm[0].strip() != "6":
-            shown = f"GM[{gm[0]}]" if gm else "no GM property"
-            raise ParseError(f"game {ordinal} is not backgammon: {shown} (backgammon is GM[6])")
-        mi = _match_info(root, ordinal)
-        game_length = mi.get("length", 0)
-        if length is None:
-            length = game_length
-        elif game_length != length:
-            raise ParseError(
-                f"game {ordinal} is from a {game_length}-point match, not {length}", game=ordinal
-            )
+    ordinal = 0
+    while True:
+        ordinal += 1
+        try:
+            tree = next(trees, None)
+            if tree is None:
+                break
+            nodes = tree.main_line()
+            root = nodes[0]
+            mi = _root_info(root, ordinal, length)
+        except ParseError as exc:
+            if ordinal == 1:
+                raise
+            # a later game that cannot be read: the games before it are still checked
+            exc.located(game=ordinal)
+            games.append(GameRecord(ordinal, None, error=exc))
+            break
+        length = mi.get("length", 0)
         names = (_text(root, "PW"), _text(root, "PB"))
         players = players or names
         if ordinal == 1:
@@ -225,6 +228,21 @@ def parse_sgf(data: bytes | str) -> MatchRecord:
     assert length is not None
     assert players is not None
     return MatchRecord(length, players, tuple(games), tuple(info), tuple(sorted(rules.items())))
+
+
+def _root_info(root: _Node, ordinal: int, length: int | None) -> dict[str, int]:
+    """The root node's match info, checked: a backgammon game of the match's length."""
+    gm = root.get("GM")
+    if gm is None or gm[0].strip() != "6":
+        shown = f"GM[{gm[0]}]" if gm else "no GM property"
+        raise ParseError(f"game {ordinal} is not backgammon: {shown} (backgammon is GM[6])")
+    mi = _match_info(root, ordinal)
+    game_length = mi.get("length", 0)
+    if length is not None and game_length != length:
+        raise ParseError(
+            f"game {ordinal} is from a {game_length}-point match, not {length}", game=ordinal
+        )
+    return mi
 
 
 def _text(node: _Node, ident: str) -> str:

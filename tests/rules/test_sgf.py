@@ -150,3 +150,14 @@ def test_analysis_and_statistics_are_ignored() -> None:
     )
     assert parse_sgf(text).first_error() is None
     assert check_match_data(text).valid
+
+
+def test_a_broken_later_game_comes_after_the_errors_before_it() -> None:
+    illegal = HEAD + "PW[A]PB[B]RE[B+1];W[52mhxw];B[double];W[drop])"  # 24/23 with a 2
+    broken = HEAD.replace("game:0", "game:1") + "PW[A]PB[B];W[52"
+    error = check_match_data(illegal + broken).errors[0]
+    assert (error["code"], error["game"]) == ("illegal-move", 1)
+    good = illegal.replace("xw", "xv")
+    error = check_match_data(good + broken).errors[0]
+    assert (error["code"], error["game"]) == ("parse-error", 2)
+    assert "']' is missing" in error["message"]
