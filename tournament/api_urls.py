@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournament.api import auth
+from tournament.api import auth, league
 from tournament.api import views as tv
 
 urlpatterns = [
@@ -30,4 +30,12 @@ urlpatterns = [
     path("matches/<int:pk>/walkover/", tv.MatchWalkoverView.as_view(), name="api-walkover"),
     path("matches/<int:pk>/penalty/", tv.MatchPenaltyView.as_view(), name="api-penalty"),
     path("matches/<int:pk>/correct/", tv.MatchCorrectView.as_view(), name="api-correct"),
+    # ratings, series, deadlines (tournament.api.league)
+    path("players/<int:pk>/ratings/", league.PlayerRatingsView.as_view(), name="api-ratings"),
+    path(
+        "series/<slug:slug>/leaderboard/",
+        league.SeriesLeaderboardView.as_view(),
+        name="api-series",
+    ),
+    path("rounds/<int:pk>/deadline/", league.RoundDeadlineView.as_view(), name="api-deadline"),
 ]

@@ -1,8 +1,9 @@
-"""Public downloads and the series leaderboard page.
+"""Public downloads, the series leaderboard page and a player's email choice.
 
 An event's results (CSV) and match files (zip), a player's matches (iCalendar) and
 a series' leaderboard. A private tournament's downloads are for its directors only;
-a series page counts public tournaments only.
+a series page counts public tournaments only. A player turns emails on or off
+through their private report link (``/r/<key>/emails/``), no account needed.
 """
 
 from __future__ import annotations
@@ -10,11 +11,12 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament import exports
-from tournament.models import Event, Player, Series
+from tournament.models import Entry, Event, Player, Series
 from tournament.public.caching import Page, cached_page
+from tournament.services.notify_prefs import player_notify_set
 from tournament.services.series import series_leaderboard
 
 
@@ -88,3 +90,28 @@ def series_page(request: HttpRequest, slug: str) -> HttpResponse:
 
     page, version = cached_page("series", "site", 0, build, series.pk)
     return render(request, "public/shell.html", {"page": page, "version": version})
+
+
+@require_http_methods(["GET", "POST"])
+def player_emails(request: HttpRequest, key: str) -> HttpResponse:
+    """Through a private report link: turn the player's email notifications on or off."""
+    entry = get_object_or_404(Entry.objects.select_related("player"), report_key=key.strip())
+    player = entry.player
+    saved = False
+    if request.method == "POST":
+        choice = request.POST.get("notify")
+        if choice not in ("on", "off"):
+            return HttpResponse("Choose on or off.", status=400, content_type="text/plain")
+        player = player_notify_set(player=player, notify=choice == "on")
+        saved = True
+    page = {
+        "title": f"Emails for {player.name}",
+        "content": render_to_string(
+            "deadlines/preferences.html",
+            {"player": player, "saved": saved},
+            request=request,
+        ),
+    }
+    response = render(request, "public/shell.html", {"page": page, "version": ""})
+    response["Cache-Control"] = "private, no-store"
+    return response
