@@ -1,6 +1,6 @@
 """The REST API's routes (shape fixed by api.md)."""
 
-from django.urls import path
+from django.urls import include, path
 
 from tournament.api import auth, league
 from tournament.api import views as tv
@@ -30,6 +30,7 @@ urlpatterns = [
     path("matches/<int:pk>/walkover/", tv.MatchWalkoverView.as_view(), name="api-walkover"),
     path("matches/<int:pk>/penalty/", tv.MatchPenaltyView.as_view(), name="api-penalty"),
     path("matches/<int:pk>/correct/", tv.MatchCorrectView.as_view(), name="api-correct"),
+    path("", include("matches.api.urls")),  # reporting: games, record, confirm, dispute, resolve
     # ratings, series, deadlines (tournament.api.league)
     path("players/<int:pk>/ratings/", league.PlayerRatingsView.as_view(), name="api-ratings"),
     path(

@@ -176,6 +176,9 @@ MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", str(BASE_DIR / "media")))
 MEDIA_URL = "media/"
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+# Result reporting: the largest match file accepted; bench-only endpoints (make bench).
+MATCH_FILE_MAX_BYTES = int(os.environ.get("MATCH_FILE_MAX_BYTES", "1048576"))
+BENCH_ENDPOINTS = env_bool("BENCH_ENDPOINTS")
 
 # Email: the console by default; SMTP when EMAIL_HOST is set. Sent by tasks, never in a request.
 if os.environ.get("EMAIL_HOST"):

@@ -17,6 +17,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.shortcuts import get_object_or_404
+from rest_framework.exceptions import ValidationError
 
 from matches.models import Game, Match, Submission
 from matches.rules.errors import RulesError
@@ -78,26 +79,50 @@ def error_fields(exc: Exception) -> dict[str, Any]:
     if isinstance(exc, RulesError):
         return {
             "error_code": exc.code,
-            "error_message": exc.message,
-            "error_detail": {**exc.as_dict(), **exc.data},
+            "error_message": storable(exc.message),
+            "error_detail": _jsonable({**exc.as_dict(), **exc.data}),
         }
     if isinstance(exc, (DomainError, Conflict)):
         return {
             "error_code": exc.error_code,
-            "error_message": str(exc.detail),
+            "error_message": storable(str(exc.detail)),
             "error_detail": _jsonable(exc.extra),
         }
-    return {"error_code": "invalid", "error_message": str(exc), "error_detail": {}}
+    if isinstance(exc, ValidationError):
+        return {
+            "error_code": "invalid",
+            "error_message": storable(first_message(exc.detail)),
+            "error_detail": _jsonable(exc.detail),
+        }
+    return {"error_code": "invalid", "error_message": storable(str(exc)), "error_detail": {}}
+
+
+def first_message(detail: Any) -> str:
+    """The first field error of a serializer's errors, as ``field: message``."""
+    if isinstance(detail, dict) and detail:
+        key, value = next(iter(detail.items()))
+        inner = first_message(value)
+        return inner if key == "non_field_errors" else f"{key}: {inner}"
+    if isinstance(detail, list) and detail:
+        return first_message(detail[0])
+    return str(detail)
+
+
+def storable(text: str) -> str:
+    """Text the database can store: PostgreSQL refuses NUL characters."""
+    return text.replace("\x00", "\ufffd")
 
 
 def _jsonable(value: Any) -> Any:
     if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {storable(str(k)): _jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
-    if value is None or isinstance(value, (bool, int, float, str)):
+    if isinstance(value, str):
+        return storable(value)
+    if value is None or isinstance(value, (bool, int, float)):
         return value
-    return str(value)
+    return storable(str(value))
 
 
 def match_lock(*, match_id: int) -> Match:
@@ -138,10 +163,10 @@ def _submission(
         via_entry_id=via_entry,
         as_director=bool(role and role.director),
         ip_address=meta.ip,
-        user_agent=meta.user_agent[:300],
+        user_agent=storable(meta.user_agent[:300]),
         payload=_jsonable(payload),
-        file_name=file_name[:200],
-        file_text=file_text,
+        file_name=storable(file_name[:200]),
+        file_text=storable(file_text),
         **(error_fields(error) if error else {}),
     )
 

@@ -1,0 +1,168 @@
+"""Input and output shapes of the reporting endpoints (api.md fixes the names)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from matches.models import Submission
+from matches.services.reporting import DoubleInput, GameInput
+
+#: Cube values are powers of two; the engine says which. This bound keeps scores storable.
+MAX_CUBE = 2**20
+
+
+class KeyMixin(serializers.Serializer):
+    """The private report link's key, for clients that cannot send ``X-Report-Key``."""
+
+    key = serializers.CharField(
+        required=False,
+        write_only=True,
+        max_length=64,
+        help_text="An entry's private report key (or send the X-Report-Key header).",
+    )
+
+
+class DoubleSerializer(serializers.Serializer):
+    by = serializers.IntegerField(help_text="The doubling player's id.")
+    turn = serializers.IntegerField(
+        min_value=0,
+        max_value=10_000,
+        help_text="The doubler's own rolls in this game before the double "
+        "(the opening roll counts for the side that plays it).",
+    )
+    response = serializers.ChoiceField(choices=["take", "drop", "beaver"], default="take")
+
+
+class GameSerializer(serializers.Serializer):
+    """One game: who won, the cube when it ended, and how."""
+
+    winner = serializers.IntegerField(help_text="The winning player's id.")
+    cube = serializers.IntegerField(
+        min_value=1, max_value=MAX_CUBE, default=1, help_text="1, 2, 4, ...: the cube at the end."
+    )
+    result = serializers.ChoiceField(choices=["single", "gammon", "backgammon"], default="single")
+    ended_by = serializers.ChoiceField(choices=["play", "drop", "resign"], default="play")
+    doubles = DoubleSerializer(many=True, required=False, max_length=64)
+
+    def to_game(self, data: dict[str, Any], *, game_number: int | None = None) -> GameInput:
+        doubles = data.get("doubles")
+        return GameInput(
+            winner=data["winner"],
+            cube=data["cube"],
+            result=data["result"],
+            ended_by=data["ended_by"],
+            doubles=None
+            if doubles is None
+            else tuple(DoubleInput(d["by"], d["turn"], d["response"]) for d in doubles),
+            game_number=game_number,
+        )
+
+
+class GameReportSerializer(KeyMixin, GameSerializer):
+    """``POST /api/matches/{id}/games/``: the next game."""
+
+    game_number = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=32767,
+        help_text="When given, must be the next game's number: a repeated report gets 409.",
+    )
+
+    def game(self) -> GameInput:
+        return self.to_game(self.validated_data, game_number=self.validated_data.get("game_number"))
+
+
+def _games(data: list[dict[str, Any]]) -> list[GameInput]:
+    parser = GameSerializer()
+    return [parser.to_game(g) for g in data]
+
+
+class MatchReportSerializer(KeyMixin):
+    """``POST /api/matches/{id}/report/``: the whole match, game by game, and its final score."""
+
+    games = GameSerializer(many=True, min_length=1, max_length=500)
+    score = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=32767),
+        min_length=2,
+        max_length=2,
+        required=False,
+        help_text="The final score [player1, player2]; checked against the games.",
+    )
+
+    def games_input(self) -> list[GameInput]:
+        return _games(self.validated_data["games"])
+
+    def score_input(self) -> tuple[int, int] | None:
+        score = self.validated_data.get("score")
+        return None if score is None else (score[0], score[1])
+
+
+class RecordUploadSerializer(KeyMixin):
+    """``POST /api/matches/{id}/record/`` (multipart): a ``.mat`` or ``.sgf`` file."""
+
+    file = serializers.FileField(help_text="A .mat or GNU Backgammon .sgf match file.")
+    first_is = serializers.IntegerField(
+        required=False,
+        help_text="When the file's names differ from the players': the id of the match "
+        "player who is the file's first player.",
+    )
+    swap = serializers.BooleanField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="When the names differ: true if the file's first player is player2.",
+    )
+
+
+class DisputeSerializer(KeyMixin):
+    reason = serializers.CharField(max_length=2000, help_text="What is wrong with the result.")
+
+
+class ConfirmSerializer(KeyMixin):
+    pass
+
+
+class ResolveSerializer(serializers.Serializer):
+    """``POST /api/matches/{id}/resolve/``: a director's final decision.
+
+    Without ``games`` or ``submission`` the recorded games stand (the match is complete
+    if they decide it); with either, the recorded games are voided and replaced.
+    """
+
+    games = GameSerializer(many=True, required=False, max_length=500)
+    submission = serializers.IntegerField(
+        required=False, min_value=1, help_text="Adopt the games of this submission version."
+    )
+    note = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+
+    def games_input(self) -> list[GameInput] | None:
+        games = self.validated_data.get("games")
+        return None if games is None else _games(games)
+
+
+class SubmissionSerializer(serializers.ModelSerializer):
+    """One stored report, as the audit shows it."""
+
+    submitted_by = serializers.CharField(source="submitted_by.username", default=None)
+    via_player = serializers.CharField(source="via_entry.player.name", default=None)
+
+    class Meta:
+        model = Submission
+        fields = [
+            "version",
+            "kind",
+            "status",
+            "submitted_by",
+            "via_player",
+            "as_director",
+            "ip_address",
+            "user_agent",
+            "payload",
+            "file_name",
+            "error_code",
+            "error_message",
+            "error_detail",
+            "created_at",
+        ]

@@ -1,0 +1,302 @@
+"""Reporting endpoints: thin views that parse, find the actor and call a service.
+
+Who may act is the service's business (``matches.services.access``): the match's
+players (a user account linked to the entry, or the entry's private report key in
+the ``X-Report-Key`` header or a ``key`` field) and the tournament's directors.
+Every answer except 401/403/404 and an unreadably large upload is stored as a
+versioned submission, accepted or rejected.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Mapping
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions, serializers, status
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from matches.api import serializers as io
+from matches.models import Match
+from matches.selectors import match_detail, match_submissions
+from matches.services.access import Actor, director_role, entry_by_report_key
+from matches.services.confirmation import match_confirm, match_dispute, match_resolve
+from matches.services.ledger import RequestMeta, submission_reject
+from matches.services.records import file_too_large, max_file_bytes, record_upload
+from matches.services.reporting import game_report, match_report
+from tournament.api.serializers import MatchDetailSerializer
+from tournament.api_errors import DomainError
+
+#: Room for the multipart envelope and the other fields around an uploaded file.
+MULTIPART_OVERHEAD = 64 * 1024
+
+KEY_HEADER = OpenApiParameter(
+    "X-Report-Key",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="An entry's private report key, instead of logging in.",
+)
+ERRORS = {
+    400: OpenApiResponse(description="Bad input or a rules violation (the engine's code)"),
+    401: OpenApiResponse(description="No credentials"),
+    403: OpenApiResponse(description="Not a player of this match nor a director"),
+    404: OpenApiResponse(description="No such match"),
+    409: OpenApiResponse(description="The match changed: e.g. the game is already recorded"),
+}
+
+
+def request_meta(request: Request) -> RequestMeta:
+    """The reporter's address and browser, as stored with the submission."""
+    address = request.META.get("REMOTE_ADDR") or None
+    if address is not None:
+        try:
+            ipaddress.ip_address(address)
+        except ValueError:
+            address = None
+    return RequestMeta(ip=address, user_agent=request.META.get("HTTP_USER_AGENT", "")[:300])
+
+
+def _body(request: Request) -> Mapping[str, Any]:
+    return request.data if isinstance(request.data, Mapping) else {}
+
+
+def request_actor(request: Request, *, read_body: bool = True) -> Actor:
+    """The user and/or the entry whose report key came with the request."""
+    key = request.headers.get("X-Report-Key")
+    if not key and read_body:
+        value = _body(request).get("key")
+        key = value if isinstance(value, str) else None
+    user = request.user if request.user and request.user.is_authenticated else None
+    entry = entry_by_report_key(key=key) if key else None
+    return Actor(user=user, entry=entry)  # type: ignore[arg-type]
+
+
+def match_response(match_id: int, code: int = status.HTTP_200_OK) -> Response:
+    """The match as ``GET /api/matches/{id}/`` shows it."""
+    return Response(MatchDetailSerializer(match_detail(match_id=match_id)).data, status=code)
+
+
+class ReportView(APIView):
+    """A report endpoint: anyone may call it; the service decides who may act."""
+
+    permission_classes = [AllowAny]
+    kind = ""
+    serializer_class: type[serializers.Serializer] = serializers.Serializer
+
+    def parse(self, request: Request, pk: int, actor: Actor) -> serializers.Serializer:
+        """Validate the body; an invalid report is stored as rejected, then answered 400."""
+        serializer = self.serializer_class(data=_body(request))
+        if not serializer.is_valid():
+            error = exceptions.ValidationError(serializer.errors)
+            submission_reject(
+                match_id=pk,
+                kind=self.kind,
+                actor=actor,
+                meta=request_meta(request),
+                payload=dict(_body(request)),
+                error=error,
+                **self.reject_options(),
+            )
+            raise error
+        return serializer
+
+    def reject_options(self) -> dict[str, Any]:
+        return {}
+
+
+class GameReportView(ReportView):
+    kind = "game"
+    serializer_class = io.GameReportSerializer
+
+    @extend_schema(
+        operation_id="matches_game_report",
+        request=io.GameReportSerializer,
+        responses={201: MatchDetailSerializer, **ERRORS},
+        parameters=[KEY_HEADER],
+        summary="Report the next game of a match",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        actor = request_actor(request)
+        data = self.parse(request, pk, actor)
+        game_report(match_id=pk, actor=actor, game=data.game(), meta=request_meta(request))  # type: ignore[attr-defined]
+        return match_response(pk, status.HTTP_201_CREATED)
+
+
+class MatchReportView(ReportView):
+    kind = "match"
+    serializer_class = io.MatchReportSerializer
+
+    @extend_schema(
+        operation_id="matches_match_report",
+        request=io.MatchReportSerializer,
+        responses={201: MatchDetailSerializer, **ERRORS},
+        parameters=[KEY_HEADER],
+        summary="Report a whole match: every game's cube and result, and the final score",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        actor = request_actor(request)
+        data = self.parse(request, pk, actor)
+        match_report(
+            match_id=pk,
+            actor=actor,
+            games=data.games_input(),  # type: ignore[attr-defined]
+            score=data.score_input(),  # type: ignore[attr-defined]
+            meta=request_meta(request),
+        )
+        return match_response(pk, status.HTTP_201_CREATED)
+
+
+class RecordUploadView(ReportView):
+    kind = "record"
+    serializer_class = io.RecordUploadSerializer
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(
+        operation_id="matches_record_upload",
+        request={"multipart/form-data": io.RecordUploadSerializer},
+        responses={
+            201: MatchDetailSerializer,
+            413: OpenApiResponse(description="The file is over the size limit"),
+            **ERRORS,
+        },
+        parameters=[KEY_HEADER],
+        summary="Upload the match's .mat or .sgf file; the engine replays it move by move",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        limit = max_file_bytes()
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > limit + MULTIPART_OVERHEAD:
+            self.refuse_unread(request, pk, file_too_large(length))
+        actor = request_actor(request)
+        data = self.parse(request, pk, actor)
+        upload = data.validated_data["file"]
+        if upload.size is not None and upload.size > limit:
+            error = file_too_large(upload.size)
+            submission_reject(
+                match_id=pk,
+                kind=self.kind,
+                actor=actor,
+                meta=request_meta(request),
+                payload={},
+                error=error,
+                file_name=upload.name or "",
+            )
+            raise error
+        record_upload(
+            match_id=pk,
+            actor=actor,
+            file_name=upload.name or "",
+            data=upload.read(limit + 1),
+            first_is=data.validated_data.get("first_is"),
+            swap=data.validated_data.get("swap"),
+            meta=request_meta(request),
+        )
+        return match_response(pk, status.HTTP_201_CREATED)
+
+    def refuse_unread(self, request: Request, pk: int, error: DomainError) -> None:
+        """Refuse an upload over the limit without reading its body (stored if the
+        reporter is known from the headers alone)."""
+        actor = request_actor(request, read_body=False)
+        if not actor.anonymous:
+            submission_reject(
+                match_id=pk,
+                kind=self.kind,
+                actor=actor,
+                meta=request_meta(request),
+                payload={"content_length": request.META.get("CONTENT_LENGTH")},
+                error=error,
+            )
+        raise error
+
+
+class ConfirmView(ReportView):
+    kind = "confirm"
+    serializer_class = io.ConfirmSerializer
+
+    @extend_schema(
+        operation_id="matches_confirm",
+        request=io.ConfirmSerializer,
+        responses={200: MatchDetailSerializer, **ERRORS},
+        parameters=[KEY_HEADER],
+        summary="Confirm the result the opponent reported",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        actor = request_actor(request)
+        self.parse(request, pk, actor)
+        match_confirm(match_id=pk, actor=actor, meta=request_meta(request))
+        return match_response(pk)
+
+
+class DisputeView(ReportView):
+    kind = "dispute"
+    serializer_class = io.DisputeSerializer
+
+    @extend_schema(
+        operation_id="matches_dispute",
+        request=io.DisputeSerializer,
+        responses={200: MatchDetailSerializer, **ERRORS},
+        parameters=[KEY_HEADER],
+        summary="Dispute the reported result: the match goes to the director",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        actor = request_actor(request)
+        data = self.parse(request, pk, actor)
+        match_dispute(
+            match_id=pk,
+            actor=actor,
+            reason=data.validated_data["reason"],
+            meta=request_meta(request),
+        )
+        return match_response(pk)
+
+
+class ResolveView(ReportView):
+    kind = "resolve"
+    serializer_class = io.ResolveSerializer
+
+    def reject_options(self) -> dict[str, Any]:
+        return {"role_of": director_role}
+
+    @extend_schema(
+        operation_id="matches_resolve",
+        request=io.ResolveSerializer,
+        responses={200: MatchDetailSerializer, **ERRORS},
+        summary="A director's final decision: uphold the games, or replace them",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        actor = request_actor(request, read_body=False)
+        data = self.parse(request, pk, actor)
+        match_resolve(
+            match_id=pk,
+            actor=actor,
+            meta=request_meta(request),
+            note=data.validated_data["note"],
+            games=data.games_input(),  # type: ignore[attr-defined]
+            from_version=data.validated_data.get("submission"),
+        )
+        return match_response(pk)
+
+
+class SubmissionListView(APIView):
+    """Every report about a match, accepted or rejected (directors only)."""
+
+    @extend_schema(
+        operation_id="matches_submissions",
+        responses={200: io.SubmissionSerializer(many=True), **ERRORS},
+        summary="The match's audit trail: every stored report",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        match = get_object_or_404(Match.objects.select_related("event"), pk=pk)
+        director_role(match=match, actor=request_actor(request, read_body=False))
+        submissions = match_submissions(match=match)
+        return Response(io.SubmissionSerializer(submissions, many=True).data)
