@@ -189,7 +189,7 @@ def event_match_files(event: Event) -> list[MatchFile]:
         played = games.get(match.pk, [])
         if not played:
             continue
-        players = (match.entry1.player.name, match.entry2.player.name)  # type: ignore[union-attr]
+        players = (match.entry1.player.name, match.entry2.player.name)
         name = _file_name(match, players)
         upload = uploads.get(match.pk)
         if upload is not None and all(g.submission_id == upload.pk for g in played):
