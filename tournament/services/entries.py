@@ -50,7 +50,11 @@ def entry_register(
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 1):
         raise refuse("A seed is a whole number from 1.", code="invalid", field="seed")
     with transaction.atomic():
-        event = Event.objects.select_for_update().select_related("feeds_from").get(pk=event.pk)
+        event = (
+            Event.objects.select_for_update(of=("self",))
+            .select_related("feeds_from")
+            .get(pk=event.pk)
+        )
         repair = _check_open_for_entries(event)
         existing = Entry.objects.filter(event=event, player=player).first()
         if existing is not None and existing.status != Entry.Status.WITHDRAWN:
