@@ -80,7 +80,8 @@ def columns_html(columns: Iterable[Column]) -> SafeString:
         parts.append(
             f'<section class="round joins-{column.joins}{fed}" '
             f'aria-label="{name}, {column.length}-point matches">'
-            f'<h4 class="round-head">{name} <span>{column.length} pt</span></h4><ol class="slots">'
+            f'<h4 class="round-head"><span><abbr title="Round {column.number}">R{column.number}</abbr> '
+            f'{name}</span> <span>{column.length} pt</span></h4><ol class="slots">'
         )
         parts.extend(
             f'<li class="slot">{_box(box, column, player_url, match_url)}</li>'

@@ -153,7 +153,7 @@ class EventPage:
     bracket: layout.Bracket | None
     companions: list[layout.Bracket]
     feeds_into: list[Event]
-    standings: Any
+    standings: Standings | None
     rounds: list[tuple[Round, list[Match]]]
     draws: list[Draw]
     entry_count: int
@@ -272,11 +272,22 @@ def _destinations(companions: Iterable[layout.Bracket]) -> dict[int, layout.Dest
     return found
 
 
-def _standings(event: Event) -> Any:
-    """The event's standings from the tournament selectors (Swiss and round robin)."""
+@dataclass(frozen=True)
+class Standings:
+    """The standings table: its tie-break columns (name, label) and each row's values."""
+
+    columns: list[tuple[str, str]]
+    rows: list[tuple[Any, list[float]]]
+
+
+def _standings(event: Event) -> Standings:
+    """Swiss or round-robin standings (``tournament.selectors.standings``) laid out as a table."""
     from tournament import selectors
 
-    return selectors.standings(event)
+    rows = selectors.standings(event)
+    names = [n for n in (event.tiebreaks or selectors.DEFAULT_TIEBREAKS) if n != "wins"]
+    columns = [(n, selectors.TIEBREAKS.get(n, n.replace("_", " "))) for n in names]
+    return Standings(columns, [(row, [row.columns.get(n, 0) for n in names]) for row in rows])
 
 
 def event_page(event: Event) -> EventPage:
@@ -380,6 +391,9 @@ def _player_name(match: Match, player_id: object) -> str:
     return f"player {player_id}"
 
 
+_ANSWERS = {"take": "taken", "drop": "dropped", "beaver": "beavered", "raccoon": "raccooned"}
+
+
 def _doubles(match: Match, game: Game) -> list[str]:
     """Each double of ``game``: who doubled, after how many of their rolls, the answer.
 
@@ -393,10 +407,10 @@ def _doubles(match: Match, game: Game) -> list[str]:
             who = _side_name(match, double["side"])
         else:
             who = _player_name(match, double.get("player", double.get("by")))
-        response = double.get("response", "")
+        answer = _ANSWERS.get(str(double.get("response", "")), str(double.get("response", "")))
         turn = double.get("turn")
-        text = who + (f" (roll {turn})" if turn is not None else "")
-        out.append(f"{text}: {response}" if response else text)
+        text = f"{who} doubled" + (f" at roll {turn}" if turn is not None else "")
+        out.append(f"{text}, {answer}" if answer else text)
     return out
 
 
@@ -479,7 +493,7 @@ def match_page(match_id: int) -> MatchPage:
         moves = _move_rows(match, game.moves)
         rows.append(GameRow(game, winner, _doubles(match, game), before, moves))
     chances = None
-    if match.entry1_id and match.entry2_id and not match.is_bye:
+    if match.entry1_id and match.entry2_id and not match.is_bye and not match.winner_id:
         chances = equity.chances(
             length=match.length,
             score1=match.score1,

@@ -26,7 +26,7 @@ from tournament.public.caching import Page, cached_page, lookup
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
 #: Game rows on a match slip (a longer match continues on the back).
-SLIP_ROWS = 15
+SLIP_ROWS = 12
 
 
 def _zone(name: str) -> zoneinfo.ZoneInfo:
@@ -173,6 +173,7 @@ def _event_page(slug: str, event_slug: str) -> tuple[Page, str]:
             "title": f"{event.name}: {t.name}",
             "content": _render("public/event.html", {**context, "live": live}, t.time_zone),
             "live": live,
+            "body_class": "public wide" if data.bracket else "public",
             **_tournament_facts(t),
         }
 
