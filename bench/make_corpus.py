@@ -75,12 +75,12 @@ def corpus_specs() -> list[dict[str, Any]]:
 
 
 def bench_specs(count: int) -> list[dict[str, Any]]:
-    """``count`` 7-point matches (about 400 moves each)."""
+    """``count`` 13-point matches (about 400 moves each)."""
     return [
         {
             "stem": f"b{i:03d}",
             "seed": 5000 + i,
-            "length": 7,
+            "length": 13,
             "crawford": True,
             "noise": 0.0,
             "names": NAMES[i % len(NAMES)],

@@ -211,9 +211,9 @@ def _read_move_line(
     offset = 0
     close = text.find(")", 0, 12)
     if close > 0:
-        number = text[:close].strip()
-        if number.isascii() and number.isdigit():
-            move = int(number)
+        digits = text[:close].strip()
+        if digits.isascii() and digits.isdigit():
+            move = int(digits)
             offset = close + 1
     tokens = text[offset:].split()
     columns = []

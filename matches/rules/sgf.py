@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .errors import ParseError
+from .errors import ParseError, RulesError
 from .matfile import decode
 from .moves import Play, can_move
 from .position import Position
@@ -430,7 +430,7 @@ def write_sgf(record: MatchRecord, *, application: str = "backgammon-director") 
         if game.auto_doubles:
             head.append(f"CV[{1 << game.auto_doubles}]")
         body: list[str] = []
-        pos = Position.start()
+        pos: Position | None = Position.start()  # None once a play cannot be made
         dropped = any(isinstance(a, Drop) for a in game.actions)
         rolls = [a for a in game.actions if isinstance(a, RollPlay)]
         last_roll = rolls[-1] if rolls else None
@@ -439,15 +439,15 @@ def write_sgf(record: MatchRecord, *, application: str = "backgammon-director") 
             if isinstance(action, Win):
                 resigned = action.resigned
                 if resigned is None:
-                    resigned = not dropped and not _over(pos)
+                    resigned = not dropped and pos is not None and not _over(pos)
                 flag = "R" if resigned else ""
                 head.append(f"RE[{letter}+{action.points}{flag}]")
             elif isinstance(action, RollPlay):
                 dice = f"{action.dice[0]}{action.dice[1]}"
                 if action.play.strip():
                     body.append(f";{letter}[{dice}{_letters(action.play, action.side)}]")
-                    pos = pos.apply(action.side, Play.parse(action.play))
-                elif action is last_roll and _unplayed(pos, action):
+                    pos = _after(pos, action)
+                elif action is last_roll and pos is not None and _unplayed(pos, action):
                     body.append(f";PL[{letter}]DI[{dice}]")
                 else:
                     body.append(f";{letter}[{dice}]")
@@ -461,6 +461,16 @@ def write_sgf(record: MatchRecord, *, application: str = "backgammon-director") 
                 raise ParseError(f"{action!r} cannot be written to SGF")
         out.append("".join(head) + "".join(f"\n{node}" for node in body) + ")\n")
     return "".join(out)
+
+
+def _after(pos: Position | None, action: RollPlay) -> Position | None:
+    """The position after the play, or ``None`` if it cannot be made (the record is written as is)."""
+    if pos is None:
+        return None
+    try:
+        return pos.apply(action.side, Play.parse(action.play))
+    except RulesError:
+        return None
 
 
 def _over(pos: Position) -> bool:
