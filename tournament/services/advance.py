@@ -20,7 +20,7 @@ from matches.signals import announce_match_changed
 from tournament.api_errors import Conflict
 from tournament.models import Entry, Event, Round
 from tournament.services.brackets import Outcome, Router, Seat
-from tournament.services.common import ACTIVE, refuse
+from tournament.services.common import ACTIVE, event_lock, refuse
 
 LEAGUE_FORMATS = (Event.Format.SWISS, Event.Format.ROUND_ROBIN)
 IN_PLAY = (Match.Status.PLAYING, Match.Status.REPORTED, Match.Status.DISPUTED)
@@ -29,9 +29,13 @@ IN_PLAY = (Match.Status.PLAYING, Match.Status.REPORTED, Match.Status.DISPUTED)
 def match_advance(*, match_id: int) -> list[int]:
     """Move the bracket on after complete match ``match_id``; return the ids of matches
     that became ready. Running it again changes nothing and returns ``[]``."""
+    event_id = Match.objects.filter(pk=match_id).values_list("event_id", flat=True).first()
+    if event_id is None:
+        return []
     with transaction.atomic():
+        event_lock(event_id)  # before the match: see ``event_lock``
         match = (
-            Match.objects.select_for_update()
+            Match.objects.select_for_update(of=("self",))
             .select_related("round", "event")
             .filter(pk=match_id)
             .first()
@@ -83,7 +87,7 @@ class BracketMover:
 
     def match_at(self, seat: Seat) -> Match:
         return (
-            Match.objects.select_for_update()
+            Match.objects.select_for_update(of=("self",))
             .select_related("round")
             .get(
                 event_id=seat.event_id,

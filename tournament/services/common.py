@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 
 from tournament.api_errors import DomainError
 from tournament.formats.errors import FormatError
-from tournament.models import Entry
+from tournament.models import Entry, Event
 
 #: Entries still in an event (not withdrawn, not eliminated).
 ACTIVE = (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
@@ -28,6 +28,15 @@ def formats_errors() -> Iterator[None]:
         yield
     except FormatError as err:
         raise format_error(err) from err
+
+
+def event_lock(event_id: int) -> None:
+    """Lock an event's row (the caller holds the transaction).
+
+    Every service that moves a bracket locks the event before any of its matches or
+    rounds, so two of them never hold a row the other waits for (a deadlock).
+    """
+    list(Event.objects.select_for_update().filter(pk=event_id).values_list("pk", flat=True))
 
 
 def refuse(message: str, *, code: str, field: str | None = None, **detail: object) -> DomainError:

@@ -21,7 +21,7 @@ from matches.models import Game, Match, Submission
 from matches.signals import announce_match_changed, announce_match_completed
 from tournament.models import Entry, User
 from tournament.services.advance import BracketMover
-from tournament.services.common import refuse
+from tournament.services.common import event_lock, refuse
 
 OPEN = (
     Match.Status.PENDING,
@@ -33,7 +33,13 @@ OPEN = (
 
 
 def _lock(match: Match) -> Match:
-    return Match.objects.select_for_update().select_related("round", "event").get(pk=match.pk)
+    """The match row locked, after its event's (see ``event_lock``)."""
+    event_lock(match.event_id)
+    return (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round", "event")
+        .get(pk=match.pk)
+    )
 
 
 def _submit(match: Match, *, kind: str, by: User | None, payload: dict[str, object]) -> Submission:

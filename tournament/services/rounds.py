@@ -13,7 +13,7 @@ from matches.models import Match
 from matches.signals import announce_match_changed
 from tournament.formats.swiss import swiss_pairings
 from tournament.models import Event, Round, User
-from tournament.services.common import ACTIVE, formats_errors, refuse
+from tournament.services.common import ACTIVE, event_lock, formats_errors, refuse
 from tournament.services.events import MAX_LENGTH
 from tournament.services.structure import Layout
 
@@ -21,7 +21,9 @@ LEAGUE_FORMATS = (Event.Format.SWISS, Event.Format.ROUND_ROBIN)
 
 
 def _lock_round(round_: Round) -> Round:
-    return Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
+    """The round row locked, after its event's (see ``event_lock``)."""
+    event_lock(round_.event_id)
+    return Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round_.pk)
 
 
 def round_start(*, round_: Round, by: User | None = None) -> Round:
