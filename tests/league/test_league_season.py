@@ -25,11 +25,12 @@ from matches.services.access import Actor
 from matches.services.confirmation import match_confirm
 from matches.services.ledger import RequestMeta
 from matches.services.reporting import GameInput, game_report, match_report
-from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, UserFactory
+from tests.factories import PlayerFactory, TournamentFactory, UserFactory
 from tournament import ratings, series
 from tournament.models import Entry, Event, Player, RatingChange, Round, Series
 from tournament.services.deadlines import round_deadline_set
 from tournament.services.draws import draw_make
+from tournament.services.entries import entry_register
 from tournament.services.events import event_create
 from tournament.services.ratings import rated_matches, ratings_recompute
 from tournament.services.results import match_forfeit
@@ -103,8 +104,7 @@ def test_a_league_season(clock: time_machine.Traveller) -> None:
         rounds=4,
         deadline_rule=Event.DeadlineRule.FORFEIT,
     )
-    # (entry_register locks the event with an outer join, which PostgreSQL refuses: factories.)
-    entries = [EntryFactory(event=event, player=PlayerFactory(notify=i != 15)) for i in range(16)]
+    entries = [entry_register(event=event, player=PlayerFactory(notify=i != 15)) for i in range(16)]
     draw_make(event=event, method="rating", by=director)
     starting = {p.pk: (p.rating, p.experience) for p in Player.objects.filter(entries__event=event)}
     assert len(starting) == len(entries)
