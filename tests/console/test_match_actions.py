@@ -261,7 +261,7 @@ def test_htmx_check_in_swaps_one_row(client):
     response = client.post(path, {"checked_in": "1"}, headers={"HX-Request": "true"})
     body = response.content.decode()
     assert response.status_code == 200
-    assert body.lstrip().startswith(f'<tr id="entry-{entry.pk}" class="entry-checked-in">')
+    assert body.lstrip().startswith(f'<tr id="entry-{entry.pk}" class="row-checked-in">')
     assert "<html" not in body
     assert "Undo check-in" in body
     # After the draw the check-in cannot be taken back: the row says why.

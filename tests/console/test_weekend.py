@@ -25,15 +25,15 @@ PLAYERS = 37
 IN_CSV = PLAYERS + 1
 
 
-def players_csv(n: int) -> str:
+def players_csv(n: int, *, bad_lines: bool = True) -> str:
     lines = ["name,email,rating,club"]
     for i in range(n):
         lines.append(
             f"Player {i + 1:02d},p{i + 1}@example.org,{1400 + (i * 53) % 400},Club {i % 5}"
         )
-    # Two rows the preview must point out, by line number, and the import must skip.
-    lines.insert(5, "Ratingless Rick,rick@example.org,lots,Club 0")
-    lines.insert(9, ",nameless@example.org,1500,Club 0")
+    if bad_lines:  # two lines the preview must point out by number
+        lines.insert(5, "Ratingless Rick,rick@example.org,lots,Club 0")
+        lines.insert(9, ",nameless@example.org,1500,Club 0")
     return "\n".join(lines) + "\n"
 
 
@@ -179,6 +179,8 @@ def test_a_37_player_weekend_from_a_csv_to_three_champions(client):
         "/director/t/spring/import/", {"text": csv_text, "event": str(main.pk), "confirm": "1"}
     )
     assert refused.status_code == 400
+    assert "nothing was imported" in refused.content.decode()
+    assert "Line 6, rating" in refused.content.decode()
     assert Player.objects.count() == 0
 
     fixed = csv_text.replace("lots", "1650").replace(",nameless@", "Nameless Nora,nameless@")

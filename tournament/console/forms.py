@@ -97,6 +97,7 @@ class EventForm(forms.Form):
     feeds_from = forms.ModelChoiceField(
         queryset=Event.objects.none(),
         required=False,
+        empty_label="None (not a Consolation)",
         label="Fed by the losers of",
         help_text="For a Consolation: the event whose early losers enter it.",
     )
@@ -194,7 +195,10 @@ class RegisterForm(forms.Form):
     """Enter an existing player of the tournament, or a new one, in an event."""
 
     player = forms.ModelChoiceField(
-        queryset=Player.objects.none(), required=False, label="Player already here"
+        queryset=Player.objects.none(),
+        required=False,
+        label="A player of this tournament",
+        empty_label="—",
     )
     name = forms.CharField(max_length=120, required=False, label="…or a new player")
     email = forms.EmailField(required=False)
@@ -383,7 +387,14 @@ class GridFilterForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["round"].choices = [
             ("", "Every round"),
-            *((str(r.pk), f"{r.get_bracket_display()} · {r}") for r in rounds),
+            *(
+                (
+                    str(r.pk),
+                    ("" if r.bracket == Round.Bracket.MAIN else f"{r.get_bracket_display()} · ")
+                    + f"R{r.number} · {r}",
+                )
+                for r in rounds
+            ),
         ]
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from matches.models import Match
@@ -76,7 +76,21 @@ def entry_of(event: Event, entry_id: int) -> Entry:
 
 def event_entries(event: Event) -> list[Entry]:
     """The event's entries with their players, seeded ones first, then by name."""
-    return list(event.entries.select_related("player").order_by("seed", "player__name", "id"))
+    return list(
+        event.entries.select_related("player").order_by(
+            F("seed").asc(nulls_last=True), "player__name", "id"
+        )
+    )
+
+
+def check_in_open(event: Event) -> str:
+    """Which check-in buttons the entries show: ``"both"`` (check in and undo) before the
+    draw, ``"in"`` in a running Swiss event (late arrivals), ``""`` otherwise."""
+    if event.status == Event.Status.REGISTRATION:
+        return "both"
+    if event.format == Event.Format.SWISS and event.status != Event.Status.FINISHED:
+        return "in"
+    return ""
 
 
 def event_rounds(event: Event) -> list[Round]:
@@ -257,3 +271,10 @@ def manual_order_text(entries: list[Entry]) -> str:
         key=lambda e: (e.seed is None, e.seed or 0, -e.player.rating, e.player.name),
     )
     return "\n".join(f"{e.pk} · {e.player.name}" for e in ranked)
+
+
+def feeding_events(tournament: Tournament) -> QuerySet[Event]:
+    """Events that may feed a Consolation: single-elimination ones not fed themselves."""
+    return tournament.events.filter(
+        format=Event.Format.SINGLE_ELIMINATION, feeds_from__isnull=True
+    ).order_by("position", "id")

@@ -140,7 +140,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def event_new(request: HttpRequest, slug: str) -> HttpResponse:
     """Create an event: format, match length per round, Crawford/Holland, feed, clocks."""
     tournament = selectors.tournament_for(request.user, slug)
-    form = forms.EventForm(request.POST or None, feeds=tournament.events.all())
+    form = forms.EventForm(request.POST or None, feeds=selectors.feeding_events(tournament))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         event = call_service(
@@ -213,15 +213,14 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
                     return redirect("console:event", tournament.slug, data["event"].slug)
                 return redirect("console:tournament", tournament.slug)
             if result is not None:
-                form.add_error("text", "The file changed: preview it again.")
-        else:
-            preview = players_csv_preview(data=data["csv_text"])
-            context["preview"] = preview
-            context["event"] = data["event"]
+                form.add_error("text", "Some lines are wrong: nothing was imported.")
+        context["preview"] = players_csv_preview(data=data["csv_text"])
+        context["event"] = data["event"]
+        context["csv_text"] = data["csv_text"]
+        if not form.errors:  # an uploaded file's text moves into the box, to fix and resend
             context["form"] = forms.PlayersCsvForm(
                 initial={"text": data["csv_text"], "event": data["event"]}, events=open_events
             )
-            context["csv_text"] = data["csv_text"]
     return render(request, "console/import.html", context, status=400 if form.errors else 200)
 
 
@@ -238,11 +237,16 @@ def _event_context(
     lengths_form = forms_given.get("lengths_form") or forms.MatchLengthsForm(
         initial={"match_lengths": event.match_lengths}
     )
+    next_pending: dict[str, int] = {}
+    for rnd in rounds:
+        if rnd.status == "pending":
+            next_pending.setdefault(rnd.bracket, rnd.pk)
     round_rows = [
         {
             "round": rnd,
             "done": progress.get(rnd.pk, (0, 0))[0],
             "total": progress.get(rnd.pk, (0, 0))[1],
+            "startable": next_pending.get(rnd.bracket) == rnd.pk,
         }
         for rnd in rounds
     ]
@@ -252,6 +256,7 @@ def _event_context(
         "event": event,
         "here": "event",
         "entries": entries,
+        "check_in_open": selectors.check_in_open(event),
         "rounds": rounds,
         "round_rows": round_rows,
         "lengths_form": lengths_form,
@@ -335,7 +340,13 @@ def entry_check_in_toggle(
     except (APIException, ValidationError) as exc:
         error = _service_error_message(exc)[1]
     if _is_htmx(request):
-        context = {"tournament": tournament, "event": event, "entry": entry, "error": error}
+        context = {
+            "tournament": tournament,
+            "event": event,
+            "entry": entry,
+            "error": error,
+            "check_in_open": selectors.check_in_open(event),
+        }
         return render(request, "console/_entry_row.html", context, status=200)
     if error:
         messages.error(request, error)
