@@ -246,7 +246,7 @@ def render(reports: Sequence[FileReport], *, as_json: bool) -> str:
     return "\n".join(r.summary() for r in reports)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, prog: str = "python -m matches.rules.check") -> int:
     """``python -m matches.rules.check [--json] [--holland] [--no-crawford] [--jacoby] FILE...``
 
     >>> main(["/no/such.mat"])
@@ -254,7 +254,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     2
     """
     parser = argparse.ArgumentParser(
-        prog="python -m matches.rules.check",
+        prog=prog,
         description="Check backgammon match files (.mat, .sgf) against the rules.",
     )
     add_arguments(parser)
