@@ -17,10 +17,10 @@ import pytest
 from rest_framework.test import APIClient
 
 from matches.models import Match, Submission
+from tests.factories import PlayerFactory, TournamentFactory, UserFactory
 from tests.resilience.concurrency import run_at_once
 from tests.resilience.invariants import assert_invariants, bracket_state
 from tests.resilience.world import World, build_world, play_to_end
-from tests.factories import PlayerFactory, TournamentFactory, UserFactory
 from tournament import services
 from tournament.models import Event, Round
 
@@ -62,7 +62,8 @@ def test_many_clients_report_confirm_and_dispute_one_match_at_once(
     world = build_world(size=2, lengths=(5,))
     (match,) = world.matches(1)
     e1, e2 = match.entry1, match.entry2
-    assert e1 is not None and e2 is not None
+    assert e1 is not None
+    assert e2 is not None
     p1, p2 = e1.player_id, e2.player_id
     callers = {
         "p1-token": _token(world, world.account_of(e1)),
@@ -121,9 +122,11 @@ def _play_round_one(world: World, wait_for: Any) -> list[Match]:
     for match in world.matches(1):
         play_to_end(match, winner_side=1)
     wait_for(
-        lambda: not Match.objects.filter(
-            event=world.event, round__number=1, advanced_at__isnull=True
-        ).exists()
+        lambda: (
+            not Match.objects.filter(
+                event=world.event, round__number=1, advanced_at__isnull=True
+            ).exists()
+        )
     )
     return world.matches(1)
 
@@ -174,9 +177,11 @@ def test_director_corrects_results_while_the_next_round_starts(
     services.round_start(round_=reference.round(2))
     if answers[3] == 201:
         play_late = reference.matches(2)[1]
-        _post(_link(play_late.entry1), f"/api/matches/{play_late.pk}/games/", {
-            "winner": play_late.entry1.player_id
-        })()
+        _post(
+            _link(play_late.entry1),
+            f"/api/matches/{play_late.pk}/games/",
+            {"winner": play_late.entry1.player_id},
+        )()
     assert _positions(world) == _positions(reference)
 
 
@@ -208,7 +213,9 @@ def test_director_corrects_a_result_while_the_next_swiss_round_is_paired(
     world_like = {"HTTP_AUTHORIZATION": f"Token {_token_key(director)}"}
     calls = [
         _post(
-            world_like, f"/api/matches/{matches[0].pk}/correct/", {"winner": matches[0].entry2.player_id}
+            world_like,
+            f"/api/matches/{matches[0].pk}/correct/",
+            {"winner": matches[0].entry2.player_id},
         ),
         _post(world_like, f"/api/events/{event.pk}/rounds/next/", {}),
     ]
