@@ -17,7 +17,7 @@ costs one augmenting-path search per freed vertex (usually a single step).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 _NONE = -1
 
@@ -25,25 +25,53 @@ _NONE = -1
 class Matcher:
     """A maximum matching of the graph ``adjacency`` (vertex -> neighbours), vertices 0..n-1."""
 
-    def __init__(self, adjacency: Sequence[Sequence[int]], *, start: Sequence[int] = ()) -> None:
+    def __init__(
+        self,
+        adjacency: Sequence[Sequence[int]],
+        *,
+        start: Sequence[int] = (),
+        only: Iterable[int] | None = None,
+    ) -> None:
         """Start from the pairs in ``start`` (a flat list ``[a1, b1, a2, b2, ...]`` of edges,
-        taken greedily when both ends are free), then augment to a maximum matching."""
+        taken greedily when both ends are free), then augment to a maximum matching.
+
+        ``only``: match just these vertices (the others are out from the start), which
+        lets a subgraph share its parent graph's adjacency lists.
+        """
         self.adjacency = adjacency
         self.n = len(adjacency)
         self.mate = [_NONE] * self.n
-        self.alive = [True] * self.n
+        if only is None:
+            self.alive = [True] * self.n
+        else:
+            self.alive = [False] * self.n
+            for v in only:
+                self.alive[v] = True
+        self.live = sum(self.alive)
         self.size = 0
+        mate, alive = self.mate, self.alive
         for k in range(0, len(start) - 1, 2):
             a, b = start[k], start[k + 1]
-            if self.mate[a] == _NONE and self.mate[b] == _NONE:
-                self.mate[a], self.mate[b] = b, a
+            if alive[a] and alive[b] and mate[a] == _NONE and mate[b] == _NONE:
+                mate[a], mate[b] = b, a
                 self.size += 1
+        for v in range(self.n):  # then greedily, which leaves little to augment
+            if alive[v] and mate[v] == _NONE:
+                for u in adjacency[v]:
+                    if alive[u] and mate[u] == _NONE and u != v:
+                        mate[v], mate[u] = u, v
+                        self.size += 1
+                        break
         for v in range(self.n):
-            if self.mate[v] == _NONE:
+            if alive[v] and mate[v] == _NONE:
                 self._augment_from(v)
 
     def remove(self, *vertices: int) -> int:
         """Take ``vertices`` out of the graph for good; return the new maximum matching size."""
+        # The matching cannot end larger than before, nor than half the live vertices,
+        # and taking out two neighbours costs at least the pair they could make.
+        neighbours = len(vertices) == 2 and vertices[1] in self.adjacency[vertices[0]]
+        bound = min(self.size - neighbours, (self.live - len(set(vertices))) // 2)
         freed = []
         for v in vertices:
             partner = self.mate[v]
@@ -52,35 +80,56 @@ class Matcher:
                 self.mate[v] = _NONE
                 self.size -= 1
                 freed.append(partner)
-            self.alive[v] = False
+            if self.alive[v]:
+                self.alive[v] = False
+                self.live -= 1
+        # Every augmenting path now ends at a freed vertex, but once one is used, a new
+        # path may join two vertices that were free before: search from those too, until
+        # the matching reaches its bound.
         for v in freed:
-            if self.alive[v] and self.mate[v] == _NONE:
+            if self.size < bound and self.alive[v] and self.mate[v] == _NONE:
                 self._augment_from(v)
+        if self.size < bound:
+            for v in range(self.n):
+                if self.size >= bound:
+                    break
+                if self.alive[v] and self.mate[v] == _NONE:
+                    self._augment_from(v)
         return self.size
 
     def remove_pair(self, a: int, b: int) -> int:
         """Take the pair ``a``, ``b`` out; return the new maximum matching size."""
         return self.remove(a, b)
 
-    def remove_pair_quickly(self, a: int, b: int) -> bool:
-        """Take the pair ``a``, ``b`` out if the matching can be repaired by a short path.
+    def remove_quickly(self, *vertices: int, target: int) -> bool:
+        """Take ``vertices`` out if short augmenting paths bring the matching to ``target``.
 
-        Returns whether it was done; when not, nothing has changed. ``a`` and ``b``
-        must not be mates (for mates ``remove_pair`` is already immediate).
+        ``target`` must be an upper bound of the maximum matching once they are gone
+        (the old size less one per pair taken out, say), so that reaching it proves the
+        matching maximum. Returns whether it was done; when not, nothing has changed.
         """
         state = self.snapshot()
-        partners = [self.mate[a], self.mate[b]]
-        for v in (a, b):
-            if self.mate[v] != _NONE:
-                self.mate[self.mate[v]] = _NONE
-                self.mate[v] = _NONE
+        freed = []
+        for v in vertices:
+            partner = self.mate[v]
+            if partner != _NONE:
+                self.mate[partner] = self.mate[v] = _NONE
                 self.size -= 1
-            self.alive[v] = False
-        for v in partners:
-            if v != _NONE and self.mate[v] == _NONE and not self._augment_short(v):
-                self.restore(state)
-                return False
-        return True
+                freed.append(partner)
+            if self.alive[v]:
+                self.alive[v] = False
+                self.live -= 1
+        if self.size < target:
+            free = [v for v in range(self.n) if self.alive[v] and self.mate[v] == _NONE]
+            for v in [*freed, *free]:
+                if self.size >= target:
+                    break
+                if self.alive[v] and self.mate[v] == _NONE:
+                    self._augment_short(v)
+        if self.size >= target:
+            return True
+        self.restore(state)
+        return False
 
     def perfect_partners(self, v: int) -> list[bool]:
         """For a perfect matching of the live vertices: which ``u`` leave, once the pair
@@ -104,14 +153,14 @@ class Matcher:
             raise ValueError("the matching was not maximum")
         return outer
 
-    def snapshot(self) -> tuple[list[int], list[bool], int]:
+    def snapshot(self) -> tuple[list[int], list[bool], int, int]:
         """The state to hand back to ``restore`` if a tentative removal is undone."""
-        return self.mate.copy(), self.alive.copy(), self.size
+        return self.mate.copy(), self.alive.copy(), self.size, self.live
 
-    def restore(self, state: tuple[list[int], list[bool], int]) -> None:
+    def restore(self, state: tuple[list[int], list[bool], int, int]) -> None:
         """Return to a ``snapshot``."""
-        mate, alive, size = state
-        self.mate, self.alive, self.size = mate.copy(), alive.copy(), size
+        mate, alive, size, live = state
+        self.mate, self.alive, self.size, self.live = mate.copy(), alive.copy(), size, live
 
     def _augment_from(self, root: int) -> bool:
         """Grow the matching by an augmenting path from the free vertex ``root``, if any."""

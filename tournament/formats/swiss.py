@@ -7,7 +7,7 @@ half: in a group of 8, 1 meets 5, 2 meets 6...); the odd player of a group float
 down and meets the top of the next group. Round 1 (everybody on 0) is the fold of
 the whole field.
 
-Hard rules, in order of priority:
+Rules, in order of priority:
 
 1. At most one bye per player: with an odd field the bye goes to a player who has
    not had one (only when everybody has had one does a second bye happen).
@@ -15,13 +15,21 @@ Hard rules, in order of priority:
    the fewest rematches possible.
 3. The bye goes to the lowest-ranked player without one, unless that would force a
    rematch that another choice avoids.
+4. As few players as possible leave their score group: a pair is kept inside the
+   group whenever the rest of the group can still pair off as fully as before.
+5. Then the fold order above.
 
-Rule 2 is kept by lookahead rather than by trial and error: before a pair is
-accepted, a maximum-matching oracle (``matching``) checks that everyone left can
-still be paired with no more rematches than the minimum. So the result is the
-preferred pairing, pair by pair down the ranking, among the rematch-free ones;
-it never backtracks and stays fast (512 players in a few tens of milliseconds).
-The same inputs always give the same pairing.
+Rules 2 and 4 are kept by lookahead rather than by trial and error: before a pair
+is accepted, a maximum-matching oracle (``matching``) checks that everyone left can
+still be paired with no more rematches than the minimum, and that the score group
+keeps as many inner pairs as it can. So the pairing is built pair by pair down the
+ranking, each player taking the best partner those checks allow; it never
+backtracks, and a late round of 512 players takes well under a second (see
+``bench/bench_formats.py``). The same inputs always give the same pairing.
+
+When rematches cannot be avoided at all (only when the rounds approach the size
+of the field) the search for the fewest rematches is much slower on large fields:
+a round robin is the format for that.
 
 >>> r = swiss_pairings([1, 2, 3, 4, 5, 6, 7, 8])
 >>> r.pairings
@@ -36,7 +44,7 @@ The same inputs always give the same pairing.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from tournament.formats.errors import FormatError
@@ -104,9 +112,16 @@ def swiss_pairings(
 
     pairs: list[tuple[int, int]] = []
     rematches: list[tuple[int, int]] = []
+    group: _ScoreGroup | None = None
     while remaining:
         top = remaining[0]
-        partner = _best_partner(top, remaining, score, met, matcher)
+        group_score = score[top] if len(remaining) < 2 else score[remaining[1]]
+        if group is None or group.score != group_score or top not in group.local:
+            # A new score group, or a player floating into it from above joins it.
+            members = [v for v in remaining if score[v] == group_score or v == top]
+            group = _ScoreGroup(group_score, members, allowed, matcher.mate)
+        partner = _best_partner(top, remaining, score, met, matcher, group)
+        group.discard(top, partner)
         pairs.append((top, partner))
         if partner in met[top]:
             rematches.append((top, partner))
@@ -164,35 +179,114 @@ def _choose_bye(remaining: Sequence[int], had_bye: Sequence[bool], matcher: Matc
     return eligible[0]
 
 
+class _ScoreGroup:
+    """The players of one score group still unpaired, and how many pairs they can make
+    among themselves without a rematch: a pair is kept inside the group whenever it
+    can be, so that only the players who must float down do."""
+
+    def __init__(
+        self, score: float, members: list[int], allowed: list[list[int]], mate: list[int]
+    ) -> None:
+        """``allowed``: the round's rematch-free pairs; ``mate``: the round's matching,
+        whose pairs inside the group are the start of the group's own."""
+        self.score = score
+        self.local = set(members)
+        start = [x for v in members if v < mate[v] and mate[v] in self.local for x in (v, mate[v])]
+        self.matcher = Matcher(allowed, start=start, only=members)
+        self._partners_of = _NOBODY
+        self._partners: list[bool] = []
+
+    def keeps_pairs(self, a: int, b: int) -> bool:
+        """Whether pairing ``a`` with ``b`` leaves the group as many inner pairs as it can."""
+        inside = [v for v in (a, b) if v in self.local]
+        matcher = self.matcher
+        if not inside:
+            return True
+        perfect = 2 * matcher.size == len(self.local)
+        if len(inside) == 1:
+            if matcher.mate[inside[0]] == -1:
+                return True  # someone the best inner pairing leaves over anyway
+            if perfect:
+                return False  # a group that pairs off fully loses a pair
+        elif matcher.mate[inside[0]] == inside[1]:
+            return True
+        needed = matcher.size - (1 if len(inside) == 2 else 0)
+        state = matcher.snapshot()
+        if matcher.remove_quickly(*inside, target=needed):
+            matcher.restore(state)
+            return True
+        if perfect:
+            x, y = inside
+            if self._partners_of != x:
+                self._partners_of, self._partners = x, matcher.perfect_partners(x)
+            return self._partners[y]
+        kept = matcher.remove(*inside) == needed
+        matcher.restore(state)
+        return kept
+
+    def discard(self, *players: int) -> None:
+        """The ``players`` are paired: take them out of the group."""
+        inside = [v for v in players if v in self.local]
+        self.local.difference_update(inside)
+        if inside:
+            self.matcher.remove(*inside)
+            self._partners_of = _NOBODY
+
+
+_NOBODY = -1
+
+
 def _best_partner(
     top: int,
     remaining: Sequence[int],
     score: Sequence[float],
     met: list[set[int]],
     matcher: Matcher,
+    group: _ScoreGroup,
 ) -> int:
-    """The most preferred partner that keeps the round's rematches at their minimum."""
+    """The most preferred partner that keeps the round's rematches at their minimum and,
+    among those, keeps the score group's inner pairs at their maximum."""
     preferences = _preferences(top, remaining, score)
-    fresh = [q for q in preferences if q not in met[top]]
-    if 2 * matcher.size == len(remaining):
-        # A rematch-free pairing of everyone left exists: keep it so.
-        first = fresh[0]
-        if matcher.mate[top] == first:
-            matcher.remove_pair(top, first)
-            return first
-        if matcher.remove_pair_quickly(top, first):
-            return first
-        keeps_perfect = matcher.perfect_partners(top)
-        partner = next(q for q in fresh if keeps_perfect[q])
-        matcher.remove_pair(top, partner)
-        return partner
-    # Rematches are unavoidable. With m the most rematch-free pairs among the players
-    # left, a rematch-free pair must leave m - 1 for the others, a rematch m.
-    again = [q for q in preferences if q in met[top]]
-    best = matcher.size
-    for candidate, needed in [(q, best - 1) for q in fresh] + [(q, best) for q in again]:
-        state = matcher.snapshot()
-        if matcher.remove_pair(top, candidate) == needed:
-            return candidate
-        matcher.restore(state)
+    rematch_free = 2 * matcher.size == len(remaining)
+    candidates = [q for q in preferences if q not in met[top]] if rematch_free else preferences
+    allowed = _rematch_check(top, matcher, len(remaining), met[top])
+    for keep_group in (True, False):
+        for q in candidates:
+            if allowed(q) and (not keep_group or group.keeps_pairs(top, q)):
+                matcher.remove_pair(top, q)
+                return q
     raise AssertionError("a minimum-rematch pairing always exists")  # pragma: no cover
+
+
+def _rematch_check(top: int, matcher: Matcher, left: int, met: set[int]) -> Callable[[int], bool]:
+    """Whether pairing ``top`` with a candidate keeps the round's rematches at their minimum.
+
+    With ``m`` the most rematch-free pairs among the ``left`` players, a rematch-free
+    pair must leave ``m - 1`` for the others, a rematch ``m``. Nothing is changed.
+    """
+    best = matcher.size
+    perfect: list[bool] = []
+    known: dict[int, bool] = {}
+
+    def allowed(q: int) -> bool:
+        if q not in known:
+            known[q] = check(q)
+        return known[q]
+
+    def check(q: int) -> bool:
+        if matcher.mate[top] == q:
+            return True
+        needed = best if q in met else best - 1
+        state = matcher.snapshot()
+        if matcher.remove_quickly(top, q, target=needed):
+            matcher.restore(state)
+            return True
+        if 2 * best == left:  # a rematch-free pairing of everyone: one search answers all
+            if not perfect:
+                perfect.extend(matcher.perfect_partners(top))
+            return perfect[q]
+        kept = matcher.remove_pair(top, q) == needed
+        matcher.restore(state)
+        return kept
+
+    return allowed
