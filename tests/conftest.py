@@ -31,6 +31,36 @@ def pytest_configure(config: pytest.Config) -> None:
         from tournament.celery import app
 
         app.conf.task_default_queue = f"test-{RUN_ID}"
+        _drop_abandoned_test_databases()
+
+
+def _drop_abandoned_test_databases() -> None:
+    """Drop ``test_bgdirector_<pid>`` databases left by runs that were killed (their pid is gone)."""
+    import psycopg
+
+    db = settings.DATABASES["default"]
+    try:
+        conn = psycopg.connect(
+            host=db["HOST"],
+            port=db["PORT"] or 5432,
+            user=db["USER"],
+            dbname="postgres",
+            autocommit=True,
+            connect_timeout=3,
+        )
+    except psycopg.Error:
+        return
+    with conn:
+        names = [
+            row[0]
+            for row in conn.execute(
+                "SELECT datname FROM pg_database WHERE datname LIKE 'test_bgdirector_%'"
+            )
+        ]
+        for name in names:
+            pid = name.removeprefix("test_bgdirector_").split("_")[0]
+            if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
