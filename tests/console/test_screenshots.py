@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from django.db import connections
 from django.test import Client
 
 from matches.models import Match
@@ -49,8 +50,14 @@ def browser_page():
             ),
         )
         page.on("pageerror", lambda e: errors.append(str(e)))
-        yield page, errors
-        browser.close()
+        try:
+            yield page, errors
+        finally:
+            # Playwright runs the test in a greenlet with its own context, so the test's
+            # queries opened their own connection: close it there, or PostgreSQL refuses
+            # to drop the test database at the end of the run.
+            connections.close_all()
+            browser.close()
 
 
 def _weekend_in_progress() -> tuple[str, Event]:
