@@ -8,6 +8,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from matches.models import Match, Submission
+from matches.services.access import Actor
+from matches.services.ledger import RequestMeta
+from matches.services.reporting import GameInput, game_report
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, TournamentFactory
 from tournament.models import Event
 from tournament.services.draws import draw_make
@@ -327,3 +330,28 @@ def test_swiss_rounds_are_paired_from_the_console(client, django_capture_on_comm
     event.refresh_from_db()
     assert event.rounds.count() == 2
     assert not Match.objects.filter(event=event).exclude(status="complete").exists()
+
+
+def test_a_players_report_shows_in_the_grid_with_who_reported_it(client, drawn):
+    match = first_ready(drawn)
+    reporter = Actor(key=match.entry1.report_key)
+    for game in (
+        GameInput(winner=match.entry1.player_id, cube=2, result="gammon"),
+        GameInput(winner=match.entry1.player_id),
+    ):
+        game_report(match_id=match.pk, actor=reporter, game=game, meta=RequestMeta())
+    match.refresh_from_db()
+    assert match.status == "reported"
+
+    grid = client.get("/director/t/club/events/main/matches/?status=reported").content.decode()
+    assert f"reported by {match.entry1.player.name}" in grid
+    assert f'href="/director/matches/{match.pk}/audit/">Review</a>' in grid
+    assert grid.count('class="match-card') == 1  # the filter keeps only reported matches
+
+    page = client.get(url(match)).content.decode()
+    assert "waits for the opponent's confirmation" in page
+    assert "Enter the final score" not in page  # settled from the reported games instead
+    assert "Forfeit or walkover" in page
+    response = client.post(url(match, "score"), {"score1": "5", "score2": "0"})
+    assert response.status_code == 400
+    assert "already has games reported" in response.content.decode()

@@ -480,35 +480,40 @@ def match_grid(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse
 
 
 def _match_context(match: Any, **forms_given: Any) -> dict[str, Any]:
-    """The match page: its score, its games, and the forms that apply to its state."""
+    """The match page: its score, its games, and the forms that apply to its state.
+
+    A form given back (refused, with its errors) is always shown. Once players have
+    reported games, a result is settled from them (confirm, or the decision on the
+    audit page), not typed in again.
+    """
     both = match.entry1_id is not None and match.entry2_id is not None and not match.is_bye
-    open_ = match.status != "complete"
+    decided = match.status == "complete"
     not_started = match.status in ("pending", "ready")
+
+    def pick(key: str, applies: bool, make: Callable[[], Any]) -> Any:
+        given = forms_given.get(key)
+        if given is not None:
+            return given
+        return make() if both and applies else None
+
     return {
         "tournament": match.event.tournament,
         "event": match.event,
         "match": match,
         "games": list(match.games.order_by("number", "id")),
-        "score_form": (
-            forms_given.get("score_form")
-            or forms.FinalScoreForm(
+        "score_form": pick(
+            "score_form",
+            not_started,
+            lambda: forms.FinalScoreForm(
                 match=match, initial={"score1": match.score1, "score2": match.score2}
-            )
-        )
-        if both and open_
-        else None,
-        "forfeit_form": (forms_given.get("forfeit_form") or forms.ForfeitForm(match=match))
-        if both and open_
-        else None,
-        "games_formset": (forms_given.get("games_formset") or forms.games_formset(match))
-        if both and open_
-        else None,
-        "penalty_form": (forms_given.get("penalty_form") or forms.PenaltyForm(match=match))
-        if both and not_started
-        else None,
-        "correction_form": (forms_given.get("correction_form") or forms.CorrectionForm(match=match))
-        if both and not open_
-        else None,
+            ),
+        ),
+        "forfeit_form": pick("forfeit_form", not decided, lambda: forms.ForfeitForm(match=match)),
+        "games_formset": pick("games_formset", not_started, lambda: forms.games_formset(match)),
+        "penalty_form": pick("penalty_form", not_started, lambda: forms.PenaltyForm(match=match)),
+        "correction_form": pick(
+            "correction_form", decided, lambda: forms.CorrectionForm(match=match)
+        ),
     }
 
 
