@@ -355,3 +355,66 @@ def test_a_players_report_shows_in_the_grid_with_who_reported_it(client, drawn):
     response = client.post(url(match, "score"), {"score1": "5", "score2": "0"})
     assert response.status_code == 400
     assert "already has games reported" in response.content.decode()
+
+
+def test_manual_draw_follows_the_order_typed(client):
+    event = EventFactory(tournament=TournamentFactory(slug="club"), slug="main")
+    entries = [
+        EntryFactory(event=event, player=PlayerFactory(name=f"M{i}", rating=1500 + i))
+        for i in range(4)
+    ]
+    client.force_login(event.tournament.directors.get())
+    page = client.get("/director/t/club/events/main/").content.decode()
+    # The box starts with every player, best rated first, as "id · name" lines.
+    assert f"{entries[3].player_id} · M3\n{entries[2].player_id} · M2" in page
+    order = [entries[1], entries[3], entries[0], entries[2]]
+    text = "\n".join(f"{e.player_id} · {e.player.name}" for e in order)
+    bad = client.post(
+        "/director/t/club/events/main/draw/", {"method": "manual", "order": "999 · Nobody"}
+    )
+    assert bad.status_code == 400
+    assert "player 999 is not entered here" in bad.content.decode()
+    short = client.post(
+        "/director/t/club/events/main/draw/",
+        {"method": "manual", "order": f"{entries[0].player_id} · M0"},
+    )
+    assert short.status_code == 400  # the service wants every drawn player once
+    assert "every drawn player" in short.content.decode()
+    response = client.post(
+        "/director/t/club/events/main/draw/", {"method": "manual", "order": text}
+    )
+    assert response.status_code == 302
+    seeds = {e.player.name: e.seed for e in event.entries.select_related("player")}
+    assert seeds == {"M1": 1, "M3": 2, "M0": 3, "M2": 4}
+    assert event.draws.get().method == "manual"
+
+
+def test_event_clocks_and_fee_from_the_form(client):
+    tournament = TournamentFactory(slug="club")
+    client.force_login(tournament.directors.get())
+    response = client.post(
+        "/director/t/club/new-event/",
+        {
+            "name": "Open Main",
+            "format": "single-elimination",
+            "match_lengths": "11 11 13 17",
+            "crawford": "on",
+            "holland": "on",
+            "clock_reserve": "2, 3",
+            "clock_delay": "12",
+            "entry_fee": "40.00",
+        },
+    )
+    assert response.status_code == 302
+    event = tournament.events.get()
+    assert event.match_lengths == [11, 11, 13, 17]
+    assert (event.crawford, event.holland, event.kind) == (True, True, "main")
+    assert event.clock == [
+        {"reserve_minutes_per_point": 2, "delay_seconds": 12},
+        {"reserve_minutes_per_point": 3, "delay_seconds": 12},
+    ]
+    assert str(event.entry_fee) == "40.00"
+    assert (
+        "clock 2 min/pt + 12 s, 3 min/pt + 12 s"
+        in client.get(f"/director/t/club/events/{event.slug}/").content.decode()
+    )

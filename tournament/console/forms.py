@@ -240,12 +240,12 @@ class DrawForm(forms.Form):
         required=False,
         widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}),
         label="Order (by hand)",
-        help_text="One line per entry, seed 1 first; each line starts with the entry number.",
+        help_text="One line per player, seed 1 first; each line starts with the player number.",
     )
 
     def __init__(self, *args: Any, entries: Iterable[Entry] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.entry_ids = {entry.pk for entry in entries}
+        self.player_ids = {entry.player_id for entry in entries}
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -258,18 +258,18 @@ class DrawForm(forms.Form):
                 continue
             found = re.match(r"\s*#?(\d+)", line)
             if found is None:
-                self.add_error("order", f"Line {number} does not start with an entry number.")
+                self.add_error("order", f"Line {number} does not start with a player number.")
                 return data
-            entry_id = int(found.group(1))
-            if entry_id not in self.entry_ids:
-                self.add_error("order", f"Line {number}: entry {entry_id} is not in this event.")
+            player_id = int(found.group(1))
+            if player_id not in self.player_ids:
+                self.add_error("order", f"Line {number}: player {player_id} is not entered here.")
                 return data
-            if entry_id in ids:
-                self.add_error("order", f"Line {number}: entry {entry_id} is listed twice.")
+            if player_id in ids:
+                self.add_error("order", f"Line {number}: player {player_id} is listed twice.")
                 return data
-            ids.append(entry_id)
+            ids.append(player_id)
         if not ids:
-            self.add_error("order", "List the entries in the order of the draw.")
+            self.add_error("order", "List the players in the order of the draw.")
         data["order_ids"] = ids
         return data
 

@@ -265,12 +265,15 @@ def round_progress(event: Event) -> dict[int, tuple[int, int]]:
 
 
 def manual_order_text(entries: list[Entry]) -> str:
-    """The entries as the manual-draw box lists them: number and name, highest rated first."""
+    """The manual-draw box's starting text: the players the draw takes (the checked-in
+    ones once anyone has checked in), by seed then rating, one ``id · name`` a line."""
+    active = [e for e in entries if e.status in (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)]
+    if any(e.status == Entry.Status.CHECKED_IN for e in active):
+        active = [e for e in active if e.status == Entry.Status.CHECKED_IN]
     ranked = sorted(
-        (e for e in entries if e.status in (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)),
-        key=lambda e: (e.seed is None, e.seed or 0, -e.player.rating, e.player.name),
+        active, key=lambda e: (e.seed is None, e.seed or 0, -e.player.rating, e.player.name)
     )
-    return "\n".join(f"{e.pk} · {e.player.name}" for e in ranked)
+    return "\n".join(f"{e.player_id} · {e.player.name}" for e in ranked)
 
 
 def feeding_events(tournament: Tournament) -> QuerySet[Event]:
