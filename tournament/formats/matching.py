@@ -70,8 +70,9 @@ class Matcher:
         """Take ``vertices`` out of the graph for good; return the new maximum matching size."""
         # The matching cannot end larger than before, nor than half the live vertices,
         # and taking out two neighbours costs at least the pair they could make.
-        neighbours = len(vertices) == 2 and vertices[1] in self.adjacency[vertices[0]]
-        bound = min(self.size - neighbours, (self.live - len(set(vertices))) // 2)
+        leaving = {v for v in vertices if self.alive[v]}
+        neighbours = len(leaving) == 2 and vertices[1] in self.adjacency[vertices[0]]
+        bound = min(self.size - neighbours, (self.live - len(leaving)) // 2)
         freed = []
         for v in vertices:
             partner = self.mate[v]
@@ -83,17 +84,19 @@ class Matcher:
             if self.alive[v]:
                 self.alive[v] = False
                 self.live -= 1
-        # Every augmenting path now ends at a freed vertex, but once one is used, a new
-        # path may join two vertices that were free before: search from those too, until
-        # the matching reaches its bound.
+        # Every augmenting path now ends at a freed vertex: if none starts from one, the
+        # matching is maximum. But once one is used, a new path may join two vertices
+        # that were free before: then search from those too, until the bound is reached.
+        failed = set()
         for v in freed:
-            if self.size < bound and self.alive[v] and self.mate[v] == _NONE:
-                self._augment_from(v)
-        if self.size < bound:
+            free = self.size < bound and self.alive[v] and self.mate[v] == _NONE
+            if free and not self._augment_from(v):
+                failed.add(v)
+        if self.size < bound and len(failed) < len(freed):
             for v in range(self.n):
                 if self.size >= bound:
                     break
-                if self.alive[v] and self.mate[v] == _NONE:
+                if self.alive[v] and self.mate[v] == _NONE and v not in failed:
                     self._augment_from(v)
         return self.size
 
@@ -119,13 +122,11 @@ class Matcher:
             if self.alive[v]:
                 self.alive[v] = False
                 self.live -= 1
-        if self.size < target:
-            free = [v for v in range(self.n) if self.alive[v] and self.mate[v] == _NONE]
-            for v in [*freed, *free]:
-                if self.size >= target:
-                    break
-                if self.alive[v] and self.mate[v] == _NONE:
-                    self._augment_short(v)
+        for v in freed:
+            if self.size >= target:
+                break
+            if self.alive[v] and self.mate[v] == _NONE:
+                self._augment_short(v)
         if self.size >= target:
             return True
         self.restore(state)
@@ -186,24 +187,28 @@ class Matcher:
         contracting the many triangles around ``root``.
         """
         mate, alive, adjacency = self.mate, self.alive, self.adjacency
-        free = [v for v in range(self.n) if alive[v] and mate[v] == _NONE and v != root]
+        free = {v for v in range(self.n) if alive[v] and mate[v] == _NONE and v != root}
         if not free:
             return False
-        neighbours = set(adjacency[root])
-        for f in free:
-            if f in neighbours:
+        for f in adjacency[root]:
+            if f in free:
                 mate[root], mate[f] = f, root
                 self.size += 1
                 return True
-        for f in free:
-            ends = set(adjacency[f])
-            for x in adjacency[root]:
-                y = mate[x]
-                if alive[x] and y != _NONE and y in ends:
-                    mate[root], mate[x] = x, root
-                    mate[y], mate[f] = f, y
-                    self.size += 1
-                    return True
+        few = [(f, set(adjacency[f])) for f in free] if len(free) <= 8 else []
+        for x in adjacency[root]:
+            y = mate[x]
+            if not alive[x] or y == _NONE:
+                continue
+            if few:
+                end = next((f for f, ends in few if y in ends), _NONE)
+            else:
+                end = next((f for f in adjacency[y] if f in free), _NONE)
+            if end != _NONE:
+                mate[root], mate[x] = x, root
+                mate[y], mate[end] = end, y
+                self.size += 1
+                return True
         return False
 
     def _find_path(self, root: int) -> tuple[int, list[int], list[bool]]:

@@ -210,6 +210,8 @@ class _ScoreGroup:
                 return False  # a group that pairs off fully loses a pair
         elif matcher.mate[inside[0]] == inside[1]:
             return True
+        if perfect and self._partners_of == inside[0]:
+            return self._partners[inside[1]]
         needed = matcher.size - (1 if len(inside) == 2 else 0)
         state = matcher.snapshot()
         if matcher.remove_quickly(*inside, target=needed):
@@ -276,6 +278,8 @@ def _rematch_check(top: int, matcher: Matcher, left: int, met: set[int]) -> Call
     def check(q: int) -> bool:
         if matcher.mate[top] == q:
             return True
+        if perfect:
+            return perfect[q]
         needed = best if q in met else best - 1
         state = matcher.snapshot()
         if matcher.remove_quickly(top, q, target=needed):
