@@ -51,11 +51,11 @@ class Tab:
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
     """Each test's database reuses ids: pages cached by an earlier test must not show."""
-    from django.core.cache import cache
+    from tournament.public.caching import clear_caches
 
-    cache.clear()
+    clear_caches()
     yield
-    cache.clear()
+    clear_caches()
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,6 @@ import html as html_lib
 import re
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
 from matches.models import Match
@@ -14,15 +13,16 @@ from tests.factories import EventFactory, PlayerFactory, TournamentFactory, User
 from tests.public.builders import elimination, finish, play_game, rating_history
 from tournament import page_cache
 from tournament.models import Event
+from tournament.public.caching import clear_caches
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    cache.clear()
+    clear_caches()
     yield
-    cache.clear()
+    clear_caches()
 
 
 def _text(response) -> str:
@@ -268,3 +268,59 @@ def test_swiss_event_page_lists_rounds(client):
     response = client.get(f"/t/{event.tournament.slug}/swiss/")
     assert response.status_code == 200
     assert "Standings" in _text(response)
+
+
+def test_gzip_for_browsers_that_ask_and_plain_html_for_others(client):
+    import gzip
+
+    main = elimination(8)
+    url = f"/t/{main.tournament.slug}/{main.slug}/"
+    zipped = client.get(url, headers={"accept-encoding": "gzip, deflate, br"})
+    assert zipped["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in zipped["Vary"]
+    plain = client.get(url)
+    assert not plain.has_header("Content-Encoding")
+    assert gzip.decompress(zipped.content) == plain.content
+    assert b"Main 0001" in plain.content
+
+
+def test_logged_in_visitors_get_their_own_header_around_the_cached_page(client):
+    main = elimination(8)
+    url = f"/t/{main.tournament.slug}/{main.slug}/"
+    anonymous = client.get(url).content.decode()
+    assert "Log in" in anonymous
+    client.force_login(UserFactory(username="spectator"))
+    mine = client.get(url).content.decode()
+    assert "Log out spectator" in mine
+    assert "Log out spectator" not in client.__class__().get(url).content.decode()
+    body = re.search(r'<main id="main">(.*)</main>', mine, re.S).group(1)
+    assert body == re.search(r'<main id="main">(.*)</main>', anonymous, re.S).group(1)
+
+
+def test_a_consolation_result_refreshes_the_main_page_beside_it(client):
+    main = elimination(8)
+    losers = []
+    for slot in range(4):
+        match = _match(main, 1, slot)
+        finish(match, winner_side=1)
+        losers.append(match.entry2.player)
+    consolation = elimination(
+        4,
+        tournament=main.tournament,
+        name="Consolation",
+        slug="consolation",
+        kind=Event.Kind.CONSOLATION,
+        feeds_from=main,
+        people=losers,
+        lengths=[5],
+    )
+    url = f"/t/{main.tournament.slug}/{main.slug}/"
+    live = reverse("public-event-live", args=[main.tournament.slug, main.slug])
+    version = re.search(r'data-version="([\d-]+)"', client.get(url).content.decode()).group(1)
+    cons_match = _match(consolation, 1, 0)
+    play_game(cons_match, winner_side=2, cube=2)
+    page_cache.invalidate_event(consolation.pk)  # what accepting the game announces
+    fresh = client.get(f"{live}?v={version}")
+    assert fresh.status_code == 200
+    assert f'id="m{cons_match.pk}"' in fresh.content.decode()
+    assert "is-live" in fresh.content.decode()

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 
 from matches.models import Match
 from tests.factories import EventFactory
 from tests.public.builders import elimination, finish_many, play_game, rating_history
 from tournament.models import Entry, Event, Round
+from tournament.public.caching import clear_caches
 
 pytestmark = pytest.mark.django_db
 
@@ -85,7 +85,7 @@ def test_queries_do_not_grow_with_the_field(client, django_assert_max_num_querie
     for page, bound in BOUNDS.items():
         counts = []
         for urls in (small, large):
-            cache.clear()
+            clear_caches()
             with django_assert_max_num_queries(bound) as queries:
                 assert client.get(urls[page]).status_code == 200
             counts.append(len(queries.captured_queries))

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, ClassVar, Literal
 
 from matches.models import Match
-from tournament.models import Entry, Event, Round
+from tournament.models import Event, Round
 
 type Joins = Literal["halves", "same", "end", "loose"]
 
@@ -27,6 +27,59 @@ SECTION_TITLES = {
 SECTION_ORDER = [Round.Bracket.MAIN, Round.Bracket.LOSERS, Round.Bracket.FINAL]
 
 LIVE_STATUSES = frozenset({Match.Status.PLAYING, Match.Status.REPORTED, Match.Status.DISPUTED})
+
+
+@dataclass(frozen=True, slots=True)
+class EntryRow:
+    """The little of an entry a bracket shows."""
+
+    pk: int
+    seed: int | None
+    player_id: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """The little of a match a bracket shows: plain values, no model instances (a 1,024-player
+    event has 1,023 matches and building their models was most of an uncached page)."""
+
+    pk: int
+    event_id: int
+    round_id: int
+    slot: int
+    is_bye: bool
+    status: str
+    winner_id: int | None
+    decision: str
+    length: int
+    score1: int
+    score2: int
+    entry1: EntryRow | None
+    entry2: EntryRow | None
+
+    #: The ``values_list`` fields, in order, that ``from_values`` reads.
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "pk", "event_id", "round_id", "slot", "is_bye", "status", "winner_id", "decision",
+        "length", "score1", "score2",
+        "entry1_id", "entry1__seed", "entry1__player_id", "entry1__player__name",
+        "entry2_id", "entry2__seed", "entry2__player_id", "entry2__player__name",
+    )  # fmt: skip
+
+    @classmethod
+    def from_values(cls, row: Sequence[Any]) -> MatchRow:
+        head = row[:11]
+        first = EntryRow(*row[11:15]) if row[11] is not None else None
+        second = EntryRow(*row[15:19]) if row[15] is not None else None
+        return cls(*head, first, second)
+
+    @property
+    def entry1_id(self) -> int | None:
+        return self.entry1.pk if self.entry1 else None
+
+    @property
+    def entry2_id(self) -> int | None:
+        return self.entry2.pk if self.entry2 else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,8 +206,8 @@ type Placeholders = Mapping[tuple[str, int, int, int], str]
 
 
 def _entry_line(
-    entry: Entry | None,
-    match: Match,
+    entry: EntryRow | None,
+    match: MatchRow,
     side: int,
     destinations: Mapping[int, Destination],
     placeholder: str = "",
@@ -169,7 +222,7 @@ def _entry_line(
     if score is not None and match.status == Match.Status.READY and not score:
         score = None
     return Line(
-        name=entry.player.name,
+        name=entry.name,
         seed=entry.seed,
         player_id=entry.player_id,
         score=score,
@@ -180,7 +233,7 @@ def _entry_line(
 
 
 def match_box(
-    match: Match,
+    match: MatchRow,
     destinations: Mapping[int, Destination] | None = None,
     placeholders: tuple[str, str] = ("", ""),
 ) -> Box:
@@ -210,17 +263,17 @@ def _void_box(number: int, length: int) -> Box:
 def build(
     event: Event,
     rounds: Iterable[Round],
-    matches: Iterable[Match],
+    matches: Iterable[MatchRow],
     destinations: Mapping[int, Destination] | None = None,
     placeholders: Placeholders | None = None,
 ) -> Bracket:
-    """Arrange ``matches`` (entries and players joined) in ``rounds`` of ``event``.
+    """Arrange ``matches`` in ``rounds`` of ``event``.
 
     ``destinations`` says where a losing player went; ``placeholders`` name who will
     fill an empty line.
     """
     fills = placeholders or {}
-    by_round: dict[int, dict[int, Match]] = {}
+    by_round: dict[int, dict[int, MatchRow]] = {}
     total = 0
     for match in matches:
         by_round.setdefault(match.round_id, {})[match.slot] = match

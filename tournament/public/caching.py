@@ -1,8 +1,8 @@
 """Whole public pages in the cache, under ``page_cache``'s versioned keys.
 
 A page is stored as a small dict (its title, its body HTML, its live fragment,
-whether its tournament is public); the per-visitor shell (header, login link) is
-rendered around it on every request, so nothing personal is ever cached. A result
+whether its tournament is public), packed by ``delivery.pack``: nothing personal is
+ever cached (a logged-in visitor's header is rendered per request). A result
 accepted for an event bumps that event's version (``tournament.receivers`` and the
 ``match_completed`` task), so the next request builds the page afresh. The TTL is
 only a safety net for changes that bump nothing (a director renaming an event).
@@ -13,30 +13,85 @@ If the cache is down the page is built on every request: slower, never wrong.
 from __future__ import annotations
 
 import logging
+import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.core.cache import cache
 
 from tournament import page_cache
+from tournament.public.delivery import Page, pack
 
 log = logging.getLogger(__name__)
 
 #: Seconds a page may be served without a version bump.
 PAGE_TTL = 60
 #: Seconds a slug -> id lookup is kept (slugs rarely change).
-LOOKUP_TTL = 300
+LOOKUP_TTL = 60
+#: Pages and lookups each worker process also keeps in memory (most recently used).
+LOCAL_SIZE = 64
+#: Seconds a worker keeps a page in memory (bounds the harm if the shared cache is
+#: flushed and versions start again at 1 under the same keys).
+LOCAL_TTL = 10
 
-type Page = dict[str, Any]
+
+class _Local:
+    """A small in-process LRU in front of the shared cache.
+
+    Safe for pages because their keys carry the versions, which are read from the
+    shared cache on every request: a bumped version means a new key, never a stale
+    page. A page served from here costs one shared-cache round trip (the versions).
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict[str, tuple[float, Any]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str) -> Any:
+        with self.lock:
+            item = self.items.get(key)
+            if item is None:
+                return None
+            if item[0] < time.monotonic():
+                del self.items[key]
+                return None
+            self.items.move_to_end(key)
+            return item[1]
+
+    def put(self, key: str, value: Any, ttl: float) -> None:
+        with self.lock:
+            self.items[key] = (time.monotonic() + ttl, value)
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
 
 
-def current_version(scope: str, ident: int | str) -> int:
-    """The version of ``scope`` ``ident``, or 0 when the cache cannot be reached."""
+local = _Local(LOCAL_SIZE)
+
+
+def current_versions(scopes: Sequence[tuple[str, int | str]]) -> list[int]:
+    """The versions of ``scopes`` in one cache round trip; all 0 when the cache is down.
+
+    Reads the keys ``page_cache`` keeps (its ``_version_key``) together; a scope never
+    bumped yet gets its first version from ``page_cache.version``.
+    """
     try:
-        return page_cache.version(scope, ident)
+        keys = [page_cache._version_key(scope, ident) for scope, ident in scopes]
+        found = cache.get_many(keys)
+        return [
+            int(found[key]) if key in found else page_cache.version(scope, ident)
+            for key, (scope, ident) in zip(keys, scopes, strict=True)
+        ]
     except Exception:
-        log.warning("cache unreachable reading version %s:%s", scope, ident, exc_info=True)
-        return 0
+        log.warning("cache unreachable reading versions of %s", scopes, exc_info=True)
+        return [0 for _ in scopes]
 
 
 def cached_page(
@@ -46,42 +101,53 @@ def cached_page(
     build: Callable[[str], Page],
     *parts: object,
     also: Sequence[tuple[str, int | str]] = (),
-) -> tuple[Page, str]:
+    unless: str = "",
+) -> tuple[Page | None, str]:
     """The page ``name`` of ``scope`` ``ident`` and the version token it was built for.
 
     ``also`` lists other scopes the page shows (a Main page draws its Consolation):
     bumping any of them rebuilds the page too. ``build(token)`` makes the page on a
-    miss; ``parts`` tell variants apart. The token is what live fragments poll with.
+    miss; ``parts`` tell variants apart. The token (the versions joined by ``-``) is
+    in the page's cache key and is what live fragments poll with. Two cache round
+    trips for a page served from the cache: the versions, then the page. When the
+    token equals ``unless`` (a poller that is up to date) the page is not read: ``None``.
     """
-    versions = [current_version(scope, ident), *(current_version(s, i) for s, i in also)]
+    versions = current_versions([(scope, ident), *also])
     token = "-".join(str(v) for v in versions)
     if not all(versions):
-        return build(""), ""
-    key = page_cache.page_key(name, scope, ident, *versions[1:], *parts)
+        return pack(build("")), ""
+    if unless and token == unless:
+        return None, token
+    tail = ":".join(str(p) for p in parts)
+    key = f"page:{name}:{scope}:{ident}:{token}:{tail}"
+    page = local.get(key)
+    if page is not None:
+        return page, token
     try:
         page = cache.get(key)
     except Exception:
         log.warning("cache unreachable reading %s", key, exc_info=True)
-        return build(token), token
+        return pack(build(token)), token
     if page is None:
-        page = build(token)
+        page = pack(build(token))
         try:
             cache.set(key, page, PAGE_TTL)
         except Exception:
             log.warning("cache unreachable writing %s", key, exc_info=True)
+    local.put(key, page, LOCAL_TTL)
     return page, token
 
 
 def lookup(key: str, find: Callable[[], Any]) -> Any:
-    """A small, slowly changing lookup (slug -> ids) kept in the cache."""
-    try:
-        found = cache.get(key)
-    except Exception:
-        return find()
+    """A small, slowly changing lookup (slug -> ids): in memory, else found and kept."""
+    found = local.get(key)
     if found is None:
         found = find()
-        try:
-            cache.set(key, found, LOOKUP_TTL)
-        except Exception:
-            log.warning("cache unreachable writing %s", key, exc_info=True)
+        local.put(key, found, LOOKUP_TTL)
     return found
+
+
+def clear_caches() -> None:
+    """Empty the shared cache and this process's copy (tests: each database reuses ids)."""
+    cache.clear()
+    local.clear()

@@ -237,8 +237,14 @@ def _brackets(
     rounds: dict[int, list[Round]] = {}
     for rnd in Round.objects.filter(event_id__in=ids):
         rounds.setdefault(rnd.event_id, []).append(rnd)
-    matches: dict[int, list[Match]] = {}
-    for match in _matches_with_players().filter(event_id__in=ids).order_by("round_id", "slot"):
+    matches: dict[int, list[layout.MatchRow]] = {}
+    rows = (
+        Match.objects.filter(event_id__in=ids)
+        .order_by("round_id", "slot")
+        .values_list(*layout.MatchRow.FIELDS)
+    )
+    for row in rows:
+        match = layout.MatchRow.from_values(row)
         matches.setdefault(match.event_id, []).append(match)
     feeders = {e.feeds_from_id for e in chosen if e.feeds_from_id and e.feed_rounds}
     doubles = {e.pk for e in chosen if e.format == Event.Format.DOUBLE_ELIMINATION}

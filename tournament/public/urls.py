@@ -1,5 +1,6 @@
 """Public URLs (names ``home`` and ``public-*``): tournaments at /t/<slug>/..., matches at /matches/<id>/, players at /players/<id>/."""
 
+from django.conf import settings
 from django.urls import path
 
 from tournament.public import views
@@ -18,3 +19,8 @@ urlpatterns = [
     path("matches/<int:match_id>/live/", views.match_live, name="public-match-live"),
     path("players/<int:player_id>/", views.player, name="public-player"),
 ]
+
+if getattr(settings, "BENCH_ENDPOINTS", False):
+    from tournament.public import bench
+
+    urlpatterns += bench.urlpatterns

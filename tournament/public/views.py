@@ -14,14 +14,13 @@ import zoneinfo
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
 from tournament.models import Event, Tournament
 from tournament.public import bracket as layout
-from tournament.public import charts, selectors
+from tournament.public import charts, delivery, selectors
 from tournament.public.caching import Page, cached_page, lookup
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
@@ -53,19 +52,24 @@ def _can_see(request: HttpRequest, page: Page) -> bool:
     return user.directed_tournaments.filter(pk=page["tournament_id"]).exists()
 
 
-def _shell(request: HttpRequest, page: Page, version: str) -> HttpResponse:
-    if not _can_see(request, page):
+def _shell(request: HttpRequest, page: Page | None, version: str) -> HttpResponse:
+    if page is None or not _can_see(request, page):
         raise Http404("No such page")
-    return render(request, "public/shell.html", {"page": page, "version": version})
+    return delivery.page_response(request, page, version)
 
 
-def _live(request: HttpRequest, page: Page, version: str) -> HttpResponse:
-    """The live fragment, or 204 when the caller already has this version."""
-    if not _can_see(request, page):
-        raise Http404("No such page")
-    if version and request.GET.get("v") == version:
+def _live(request: HttpRequest, page: Page | None, version: str) -> HttpResponse:
+    """The live fragment, or 204 when the caller already has this version (``page`` None)."""
+    if page is None:
         return HttpResponse(status=204)
-    return HttpResponse(page["live"])
+    if not _can_see(request, page):
+        raise Http404("No such page")
+    return delivery.live_response(request, page)
+
+
+def _known(request: HttpRequest) -> str:
+    """The version a polling fragment already shows."""
+    return request.GET.get("v", "")
 
 
 def _tournament_facts(t: Tournament) -> dict[str, Any]:
@@ -106,7 +110,7 @@ def tournament(request: HttpRequest, slug: str) -> HttpResponse:
     return _shell(request, page, version)
 
 
-def _scoreboard_page(slug: str) -> tuple[Page, str]:
+def _scoreboard_page(slug: str, unless: str = "") -> tuple[Page | None, str]:
     def build(version: str) -> Page:
         t = selectors.tournament_by_slug(slug)
         context = {
@@ -118,13 +122,13 @@ def _scoreboard_page(slug: str) -> tuple[Page, str]:
         live = _render("public/_scoreboard_live.html", context, t.time_zone)
         return {
             "title": f"Scoreboard: {t.name}",
-            "content": _render("public/scoreboard.html", {**context, "live": live}),
+            "content": _render("public/scoreboard.html", {**context, "live": delivery.LIVE_MARK}),
             "live": live,
             "body_class": "scoreboard-screen",
             **_tournament_facts(t),
         }
 
-    return cached_page("scoreboard", "site", 0, build, slug)
+    return cached_page("scoreboard", "site", 0, build, slug, unless=unless)
 
 
 def scoreboard(request: HttpRequest, slug: str) -> HttpResponse:
@@ -134,7 +138,7 @@ def scoreboard(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def scoreboard_live(request: HttpRequest, slug: str) -> HttpResponse:
-    page, version = _scoreboard_page(slug)
+    page, version = _scoreboard_page(slug, _known(request))
     return _live(request, page, version)
 
 
@@ -154,7 +158,7 @@ def _event_id(slug: str, event_slug: str) -> int:
     return _event_ids(slug, event_slug)[0]
 
 
-def _event_page(slug: str, event_slug: str) -> tuple[Page, str]:
+def _event_page(slug: str, event_slug: str, unless: str = "") -> tuple[Page | None, str]:
     event_id, *companions = _event_ids(slug, event_slug)
 
     def build(version: str) -> Page:
@@ -171,13 +175,17 @@ def _event_page(slug: str, event_slug: str) -> tuple[Page, str]:
         live = _render("public/_event_live.html", context, t.time_zone)
         return {
             "title": f"{event.name}: {t.name}",
-            "content": _render("public/event.html", {**context, "live": live}, t.time_zone),
+            "content": _render(
+                "public/event.html", {**context, "live": delivery.LIVE_MARK}, t.time_zone
+            ),
             "live": live,
             "body_class": "public wide" if data.bracket else "public",
             **_tournament_facts(t),
         }
 
-    return cached_page("event", "event", event_id, build, also=[("event", c) for c in companions])
+    return cached_page(
+        "event", "event", event_id, build, also=[("event", c) for c in companions], unless=unless
+    )
 
 
 def event(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
@@ -187,7 +195,7 @@ def event(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
 
 
 def event_live(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
-    page, version = _event_page(slug, event_slug)
+    page, version = _event_page(slug, event_slug, _known(request))
     return _live(request, page, version)
 
 
@@ -213,9 +221,9 @@ def _print_page(
     page, _ = cached_page(
         name, "event", event_id, build, paper, also=[("event", c) for c in companions]
     )
-    if not _can_see(request, page):
+    if page is None or not _can_see(request, page):
         raise Http404("No such page")
-    return HttpResponse(page["html"])
+    return delivery.standalone_response(request, page)
 
 
 def event_print(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
@@ -268,7 +276,7 @@ def draw(request: HttpRequest, slug: str, event_slug: str, draw_id: int) -> Http
 # --- match and player ------------------------------------------------------------------------
 
 
-def _match_page(match_id: int) -> tuple[Page, str]:
+def _match_page(match_id: int, unless: str = "") -> tuple[Page | None, str]:
     event_id = int(lookup(f"ids:match:{match_id}", lambda: selectors.match_event_id(match_id)))
 
     def build(version: str) -> Page:
@@ -285,12 +293,14 @@ def _match_page(match_id: int) -> tuple[Page, str]:
         live = _render("public/_match_live.html", context, t.time_zone)
         return {
             "title": f"{_match_title(data)}: {data.event.name}",
-            "content": _render("public/match.html", {**context, "live": live}, t.time_zone),
+            "content": _render(
+                "public/match.html", {**context, "live": delivery.LIVE_MARK}, t.time_zone
+            ),
             "live": live,
             **_tournament_facts(t),
         }
 
-    return cached_page("match", "event", event_id, build, match_id)
+    return cached_page("match", "event", event_id, build, match_id, unless=unless)
 
 
 def _match_title(data: selectors.MatchPage) -> str:
@@ -305,7 +315,7 @@ def match(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 def match_live(request: HttpRequest, match_id: int) -> HttpResponse:
-    page, version = _match_page(match_id)
+    page, version = _match_page(match_id, _known(request))
     return _live(request, page, version)
 
 
