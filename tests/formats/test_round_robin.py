@@ -10,7 +10,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tournament.formats.errors import FormatError
-from tournament.formats.round_robin import grouped_round_robin, round_robin_schedule, snake_groups
+from tournament.formats.round_robin import (
+    grouped_round_robin,
+    round_robin_round,
+    round_robin_schedule,
+    snake_groups,
+)
 from tournament.formats.slots import BYE
 
 
@@ -78,3 +83,12 @@ def test_grouped_schedule() -> None:
     assert [len(g.rounds) for g in groups] == [3, 3, 3]
     for g in groups:
         check_schedule(list(g.players))
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 7, 10, 33])
+def test_one_round_alone_matches_the_schedule(n: int) -> None:
+    players = list(range(50, 50 + n))
+    schedule = round_robin_schedule(players)
+    assert [round_robin_round(players, r) for r in range(1, len(schedule) + 1)] == schedule
+    with pytest.raises(FormatError):
+        round_robin_round(players, len(schedule) + 1)

@@ -57,9 +57,8 @@ def test_fewest_rematches_and_fair_bye(
     state: tuple[list[int], dict[int, int], set[frozenset[int]], set[int]],
 ) -> None:
     players, scores, played, had_bye = state
-    result = swiss_pairings(
-        players, scores=scores, played=[tuple(p) for p in played], had_bye=had_bye
-    )
+    pairs = [(min(p), max(p)) for p in played]
+    result = swiss_pairings(players, scores=scores, played=pairs, had_bye=had_bye)
     check_basics(result, players)
     assert set(result.rematches) == {p for p in result.pairings if frozenset(p) in played}
 
@@ -89,8 +88,11 @@ def test_deterministic(
     state: tuple[list[int], dict[int, int], set[frozenset[int]], set[int]],
 ) -> None:
     players, scores, played, had_bye = state
-    args = {"scores": scores, "played": [tuple(p) for p in played], "had_bye": had_bye}
-    assert swiss_pairings(players, **args) == swiss_pairings(list(players), **args)  # type: ignore[arg-type]
+    pairs = [(min(p), max(p)) for p in played]
+    first = swiss_pairings(players, scores=scores, played=pairs, had_bye=had_bye)
+    assert first == swiss_pairings(
+        list(players), scores=dict(scores), played=pairs[:], had_bye=set(had_bye)
+    )
 
 
 def simulate(n: int, rounds: int, seed: int) -> list[SwissRound]:
@@ -195,6 +197,10 @@ def test_bad_input() -> None:
     assert err.value.code == "missing-score"
     with pytest.raises(FormatError):
         swiss_pairings([1, 1])
+    for bad in (float("nan"), "3", None, True):
+        with pytest.raises(FormatError) as err:
+            swiss_pairings([1, 2], scores={1: 0, 2: bad})  # type: ignore[dict-item]
+        assert err.value.code == "bad-score"
 
 
 # The matching oracle against brute force.

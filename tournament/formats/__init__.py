@@ -37,6 +37,7 @@ from tournament.formats.feed_in import FeedInBracket, FeedMatch, FromLoser, From
 from tournament.formats.round_robin import (
     RoundRobinGroup,
     grouped_round_robin,
+    round_robin_round,
     round_robin_schedule,
     snake_groups,
 )
@@ -95,6 +96,7 @@ __all__ = [
     "rank_entrants",
     "rerun",
     "round_name",
+    "round_robin_round",
     "round_robin_schedule",
     "seed_order",
     "snake_groups",

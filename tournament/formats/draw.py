@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from tournament.formats.errors import FormatError
-from tournament.formats.round_robin import round_robin_schedule
+from tournament.formats.round_robin import round_robin_round
 from tournament.formats.single_elimination import first_round
 from tournament.formats.slots import BYE, EntrantId, Pairing, Slot, check_unique
 from tournament.formats.swiss import swiss_pairings
@@ -208,7 +208,7 @@ def _first_round(event_format: EventFormat, seeding: list[EntrantId]) -> list[Pa
     if event_format is EventFormat.SWISS:
         return swiss_pairings(seeding).as_pairings()
     if event_format is EventFormat.ROUND_ROBIN:
-        return round_robin_schedule(seeding)[0]
+        return round_robin_round(seeding, 1)
     return first_round(seeding)
 
 

@@ -33,6 +33,25 @@ def round_robin_schedule(entrants: Sequence[EntrantId]) -> list[list[Pairing]]:
     Each pair lists the better seed first; within a round, real matches come first
     and the bye last.
     """
+    players = _check_players(entrants)
+    places = len(players) + len(players) % 2
+    return [_round(players, number) for number in range(1, places)]
+
+
+def round_robin_round(entrants: Sequence[EntrantId], number: int) -> list[Pairing]:
+    """Round ``number`` (from 1) of ``round_robin_schedule(entrants)``, computed alone.
+
+    >>> round_robin_round([1, 2, 3, 4], 2)
+    [(1, 3), (2, 4)]
+    """
+    players = _check_players(entrants)
+    rounds = len(players) + len(players) % 2 - 1
+    if not 1 <= number <= rounds:
+        raise FormatError(f"round {number} is outside 1..{rounds}", code="bad-round", field="round")
+    return _round(players, number)
+
+
+def _check_players(entrants: Sequence[EntrantId]) -> list[EntrantId]:
     players = check_unique(entrants)
     if len(players) < 2:
         raise FormatError(
@@ -40,24 +59,28 @@ def round_robin_schedule(entrants: Sequence[EntrantId]) -> list[list[Pairing]]:
             code="too-few-entrants",
             field="entrants",
         )
-    seed = {player: k for k, player in enumerate(players)}
+    return players
+
+
+def _round(players: list[EntrantId], number: int) -> list[Pairing]:
+    """The circle method: place 0 stays, the others turn ``number - 1`` steps."""
     places: list[Slot] = [*players, BYE] if len(players) % 2 else list(players)
     m = len(places)
-    schedule: list[list[Pairing]] = []
-    for _ in range(m - 1):
-        matches: list[Pairing] = []
-        bye: list[Pairing] = []
-        for i in range(m // 2):
-            a, b = places[i], places[m - 1 - i]
-            if a is BYE:
-                bye.append((b, BYE))
-            elif b is BYE:
-                bye.append((a, BYE))
-            else:
-                matches.append((a, b) if seed[a] < seed[b] else (b, a))
-        schedule.append(matches + bye)
-        places = [places[0], places[-1], *places[1:-1]]
-    return schedule
+    turn = (number - 1) % (m - 1)
+    rest = places[1:]
+    places = [places[0], *rest[len(rest) - turn :], *rest[: len(rest) - turn]]
+    seed = {player: k for k, player in enumerate(players)}
+    matches: list[Pairing] = []
+    bye: list[Pairing] = []
+    for i in range(m // 2):
+        a, b = places[i], places[m - 1 - i]
+        if a is BYE:
+            bye.append((b, BYE))
+        elif b is BYE:
+            bye.append((a, BYE))
+        else:
+            matches.append((a, b) if seed[a] < seed[b] else (b, a))
+    return matches + bye
 
 
 def snake_groups(seeded: Sequence[EntrantId], *, groups: int) -> list[list[EntrantId]]:

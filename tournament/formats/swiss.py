@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from math import isfinite
 
 from tournament.formats.errors import FormatError
 from tournament.formats.matching import Matcher
@@ -91,6 +92,14 @@ def swiss_pairings(
         raise FormatError(
             f"no score for player(s) {missing[:5]}", code="missing-score", field="scores"
         )
+    for p in players:
+        value = scores[p]
+        if isinstance(value, bool) or not isinstance(value, int | float) or not isfinite(value):
+            raise FormatError(
+                f"player {p}: a score is a finite number, got {value!r}",
+                code="bad-score",
+                field="scores",
+            )
     position = {p: k for k, p in enumerate(players)}
     order = sorted(players, key=lambda p: (-scores[p], position[p]))
     index = {p: k for k, p in enumerate(order)}
