@@ -90,8 +90,10 @@ def test_deterministic(
     players, scores, played, had_bye = state
     pairs = [(min(p), max(p)) for p in played]
     first = swiss_pairings(players, scores=scores, played=pairs, had_bye=had_bye)
+    # The order and orientation of the played pairs do not matter either.
+    flipped = [(b, a) for a, b in reversed(pairs)]
     assert first == swiss_pairings(
-        list(players), scores=dict(scores), played=pairs[:], had_bye=set(had_bye)
+        list(players), scores=dict(scores), played=flipped, had_bye=set(had_bye)
     )
 
 
