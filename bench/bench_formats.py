@@ -26,7 +26,7 @@ from tournament.formats.consolation import consolation_bracket
 from tournament.formats.double_elimination import DoubleEliminationBracket
 from tournament.formats.draw import DrawEntrant, make_draw, verify
 from tournament.formats.standings import MatchResult, rank_entrants
-from tournament.formats.swiss import swiss_pairings
+from tournament.formats.swiss import SwissRound, swiss_pairings
 
 TARGET = 1.0
 
@@ -68,7 +68,7 @@ class SwissState:
                 self.scores[result.bye] += 1
             self.ranked.sort(key=lambda p: -self.scores[p])
 
-    def pair(self):  # type: ignore[no-untyped-def]
+    def pair(self) -> SwissRound:
         return swiss_pairings(
             self.ranked, scores=self.scores, played=self.played, had_bye=self.had_bye
         )
