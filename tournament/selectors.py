@@ -266,7 +266,9 @@ class StandingRow:
 def _results(event: Event) -> tuple[list[Entry], list[Match]]:
     entries = list(event.entries.select_related("player").order_by("seed", "id"))
     decided = list(
-        Match.objects.filter(event=event, status=Match.Status.COMPLETE, winner__isnull=False).only(
+        Match.objects.filter(event=event, status=Match.Status.COMPLETE, winner__isnull=False)
+        .order_by("pk")
+        .only(
             "pk",
             "entry1_id",
             "entry2_id",
@@ -343,7 +345,7 @@ def swiss_state(event: Event) -> SwissState:
     scores = {row.entry.pk: float(row.wins) for row in rows}
     played: list[tuple[int, int]] = []
     had_bye: set[int] = set()
-    for m in Match.objects.filter(event=event).only("entry1_id", "entry2_id", "is_bye"):
+    for m in Match.objects.filter(event=event).order_by().only("entry1_id", "entry2_id", "is_bye"):
         if m.is_bye:
             had_bye.update(e for e in (m.entry1_id, m.entry2_id) if e is not None)
         elif m.entry1_id is not None and m.entry2_id is not None:

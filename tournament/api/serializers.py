@@ -306,6 +306,10 @@ class MatchSerializer(serializers.ModelSerializer):
     start_score = serializers.SerializerMethodField()
     winner = serializers.SerializerMethodField()
     crawford_game_number = serializers.SerializerMethodField()
+    # Blank until the match is decided (a read-only model field would lose allow_blank).
+    decision = serializers.ChoiceField(
+        choices=Match.Decision.choices, allow_blank=True, read_only=True
+    )
 
     class Meta:
         model = Match

@@ -29,7 +29,9 @@ IN_PLAY = (Match.Status.PLAYING, Match.Status.REPORTED, Match.Status.DISPUTED)
 def match_advance(*, match_id: int) -> list[int]:
     """Move the bracket on after complete match ``match_id``; return the ids of matches
     that became ready. Running it again changes nothing and returns ``[]``."""
-    event_id = Match.objects.filter(pk=match_id).values_list("event_id", flat=True).first()
+    event_id = (
+        Match.objects.filter(pk=match_id).order_by().values_list("event_id", flat=True).first()
+    )
     if event_id is None:
         return []
     with transaction.atomic():
@@ -38,11 +40,13 @@ def match_advance(*, match_id: int) -> list[int]:
             Match.objects.select_for_update(of=("self",))
             .select_related("round", "event")
             .filter(pk=match_id)
+            .order_by()
             .first()
         )
         if match is None or match.status != Match.Status.COMPLETE or match.advanced_at:
             return []
         mover = BracketMover()
+        mover.adopt(match.event)  # locked above by ``event_lock``
         mover.advance(match)
         mover.finish()
     return mover.ready
@@ -70,6 +74,10 @@ class BracketMover:
         if event_id not in self._events:
             self._events[event_id] = Event.objects.select_for_update().get(pk=event_id)
         return self._events[event_id]
+
+    def adopt(self, event: Event) -> None:
+        """Use ``event``, already locked by the caller, instead of fetching it again."""
+        self._events.setdefault(event.pk, event)
 
     def router(self, event_id: int) -> Router:
         if event_id not in self._routers:
@@ -343,8 +351,10 @@ class BracketMover:
         """Close rounds whose matches are all complete, finish leagues, announce changes."""
         from tournament.services.rounds import league_finish_if_done
 
-        for round_ in Round.objects.filter(pk__in=self._rounds).exclude(
-            status=Round.Status.COMPLETE
+        for round_ in (
+            Round.objects.filter(pk__in=self._rounds)
+            .order_by()
+            .exclude(status=Round.Status.COMPLETE)
         ):
             if not round_.matches.exclude(status=Match.Status.COMPLETE).exists():
                 round_.status = Round.Status.COMPLETE

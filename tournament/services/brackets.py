@@ -13,9 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from django.db.models import Count, Q
+from django.db.models import Max
 
-from matches.models import Match
 from tournament.formats.consolation import consolation_bracket
 from tournament.formats.double_elimination import (
     DoubleEliminationBracket,
@@ -26,7 +25,7 @@ from tournament.formats.double_elimination import (
 from tournament.formats.feed_in import FeedInBracket
 from tournament.formats.single_elimination import bracket_rounds
 from tournament.formats.slots import MatchRef
-from tournament.models import Event, Round
+from tournament.models import Entry, Event, Round
 
 STAGE_OF_BRACKET = {
     Round.Bracket.MAIN: Stage.WINNERS,
@@ -74,14 +73,11 @@ def double_elimination(entrants: int) -> DoubleEliminationBracket:
 
 
 def main_entrants(event_id: int) -> int:
-    """How many entrants the draw placed in round 1 of the main bracket of ``event_id``."""
-    counts = Match.objects.filter(
-        event_id=event_id, round__bracket=Round.Bracket.MAIN, round__number=1
-    ).aggregate(
-        first=Count("pk", filter=Q(entry1__isnull=False)),
-        second=Count("pk", filter=Q(entry2__isnull=False)),
-    )
-    return int(counts["first"]) + int(counts["second"])
+    """How many entrants the draw of ``event_id`` placed: the draw numbers them 1..n in
+    ``Entry.seed`` (and clears the others'), and nobody joins an elimination event after
+    its draw, so the highest seed is the field's size."""
+    top = Entry.objects.filter(event_id=event_id).aggregate(top=Max("seed"))["top"]
+    return int(top or 0)
 
 
 class Router:

@@ -36,7 +36,12 @@ def event_lock(event_id: int) -> None:
     Every service that moves a bracket locks the event before any of its matches or
     rounds, so two of them never hold a row the other waits for (a deadlock).
     """
-    list(Event.objects.select_for_update().filter(pk=event_id).values_list("pk", flat=True))
+    list(
+        Event.objects.select_for_update()
+        .filter(pk=event_id)
+        .order_by()  # no join for the default ordering: lock this row only
+        .values_list("pk", flat=True)
+    )
 
 
 def refuse(message: str, *, code: str, field: str | None = None, **detail: object) -> DomainError:

@@ -80,7 +80,7 @@ def draw_make(
         )
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
-        fed = list(Event.objects.select_for_update().filter(feeds_from=event))
+        fed = list(Event.objects.select_for_update().filter(feeds_from=event).order_by("pk"))
         _check_drawable(event, fed)
         entries = _field(event)
         if len(entries) < 2:

@@ -56,7 +56,7 @@ def entry_register(
             .get(pk=event.pk)
         )
         repair = _check_open_for_entries(event)
-        existing = Entry.objects.filter(event=event, player=player).first()
+        existing = Entry.objects.filter(event=event, player=player).order_by("pk").first()
         if existing is not None and existing.status != Entry.Status.WITHDRAWN:
             raise refuse(
                 f"{player} is already entered in {event.name}.",

@@ -41,7 +41,11 @@ def round_start(*, round_: Round, by: User | None = None) -> Round:
             raise refuse(f"{event.name} is not drawn yet.", code="not-drawn")
         if event.status == Event.Status.FINISHED:
             raise refuse(f"{event.name} is finished.", code="event-finished")
-        previous = event.rounds.filter(bracket=round_.bracket, number=round_.number - 1).first()
+        previous = (
+            event.rounds.filter(bracket=round_.bracket, number=round_.number - 1)
+            .order_by("pk")
+            .first()
+        )
         if previous is not None and previous.status == Round.Status.PENDING:
             raise refuse(f"Start {previous} before {round_}.", code="previous-round-not-started")
         _start(round_, event)
@@ -68,7 +72,7 @@ def _start(round_: Round, event: Event) -> list[int]:
     if event.status == Event.Status.DRAWN:
         event.status = Event.Status.RUNNING
         event.save(update_fields=["status"])
-    first = round_.matches.values_list("pk", flat=True).first()
+    first = round_.matches.order_by("slot").values_list("pk", flat=True).first()
     if first is not None:
         announce_match_changed(first, event.pk)
     return ready
@@ -102,7 +106,7 @@ def round_length_set(*, round_: Round, length: int, by: User | None = None) -> R
         round_.match_length = length
         round_.save(update_fields=["match_length"])
         round_.matches.update(length=length)
-        first = round_.matches.values_list("pk", flat=True).first()
+        first = round_.matches.order_by("slot").values_list("pk", flat=True).first()
         if first is not None:
             announce_match_changed(first, round_.event_id)
     return round_
