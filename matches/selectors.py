@@ -29,6 +29,15 @@ def match_games(*, match: Match) -> list[Game]:
     return list(Game.objects.filter(match_id=match.pk, voided=False).order_by("number"))
 
 
+def match_every_game(*, match: Match, moves: bool = False) -> list[Game]:
+    """Every game row of the match in order, voided ones included (``voided`` tells).
+
+    The move records (large for games read from a file) are left out unless asked for.
+    """
+    games = Game.objects.filter(match_id=match.pk).order_by("number", "id")
+    return list(games if moves else games.defer("moves"))
+
+
 def match_state(*, match: Match, games: Iterable[Game] | None = None) -> MatchState:
     """The engine's view of the match: its starting score and the score after each game."""
     played = match_games(match=match) if games is None else games

@@ -9,6 +9,7 @@ versioned submission, accepted or rejected.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 from collections.abc import Mapping
 from typing import Any
@@ -25,7 +26,7 @@ from rest_framework.views import APIView
 from matches.api import serializers as io
 from matches.models import Match
 from matches.selectors import match_detail, match_submissions
-from matches.services.access import Actor, director_role, entry_by_report_key
+from matches.services.access import Actor, director_role
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
 from matches.services.ledger import RequestMeta, submission_reject
 from matches.services.records import file_too_large, max_file_bytes, record_upload
@@ -74,13 +75,25 @@ def request_actor(request: Request, *, read_body: bool = True) -> Actor:
         value = _body(request).get("key")
         key = value if isinstance(value, str) else None
     user = request.user if request.user and request.user.is_authenticated else None
-    entry = entry_by_report_key(key=key) if key else None
-    return Actor(user=user, entry=entry)  # type: ignore[arg-type]
+    return Actor(user=user, key=key or None)  # type: ignore[arg-type]
 
 
-def match_response(match_id: int, code: int = status.HTTP_200_OK) -> Response:
-    """The match as ``GET /api/matches/{id}/`` shows it."""
-    return Response(MatchDetailSerializer(match_detail(match_id=match_id)).data, status=code)
+def match_response(match: Match, code: int = status.HTTP_200_OK) -> Response:
+    """The match as ``GET /api/matches/{id}/`` shows it.
+
+    A service that knows the match's games after the report hands them over with the
+    match (no further query); otherwise the match is read again.
+    """
+    if "games" not in getattr(match, "_prefetched_objects_cache", {}):
+        match = match_detail(match_id=match.pk)
+    return Response(detail_serializer().to_representation(match), status=code)
+
+
+@functools.cache
+def detail_serializer() -> MatchDetailSerializer:
+    """One match serializer per process: building its fields is most of what it costs, and
+    ``to_representation`` keeps no state between calls."""
+    return MatchDetailSerializer()
 
 
 class ReportView(APIView):
@@ -125,8 +138,8 @@ class GameReportView(ReportView):
     def post(self, request: Request, pk: int) -> Response:
         actor = request_actor(request)
         data = self.parse(request, pk, actor)
-        game_report(match_id=pk, actor=actor, game=data.game(), meta=request_meta(request))  # type: ignore[attr-defined]
-        return match_response(pk, status.HTTP_201_CREATED)
+        match = game_report(match_id=pk, actor=actor, game=data.game(), meta=request_meta(request))  # type: ignore[attr-defined]
+        return match_response(match, status.HTTP_201_CREATED)
 
 
 class MatchReportView(ReportView):
@@ -143,14 +156,14 @@ class MatchReportView(ReportView):
     def post(self, request: Request, pk: int) -> Response:
         actor = request_actor(request)
         data = self.parse(request, pk, actor)
-        match_report(
+        match = match_report(
             match_id=pk,
             actor=actor,
             games=data.games_input(),  # type: ignore[attr-defined]
             score=data.score_input(),  # type: ignore[attr-defined]
             meta=request_meta(request),
         )
-        return match_response(pk, status.HTTP_201_CREATED)
+        return match_response(match, status.HTTP_201_CREATED)
 
 
 class RecordUploadView(ReportView):
@@ -192,7 +205,7 @@ class RecordUploadView(ReportView):
                 file_name=upload.name or "",
             )
             raise error
-        record_upload(
+        match = record_upload(
             match_id=pk,
             actor=actor,
             file_name=upload.name or "",
@@ -201,7 +214,7 @@ class RecordUploadView(ReportView):
             swap=data.validated_data.get("swap"),
             meta=request_meta(request),
         )
-        return match_response(pk, status.HTTP_201_CREATED)
+        return match_response(match, status.HTTP_201_CREATED)
 
     def refuse_unread(self, request: Request, pk: int, error: DomainError) -> None:
         """Refuse an upload over the limit without reading its body (stored if the
@@ -233,8 +246,8 @@ class ConfirmView(ReportView):
     def post(self, request: Request, pk: int) -> Response:
         actor = request_actor(request)
         self.parse(request, pk, actor)
-        match_confirm(match_id=pk, actor=actor, meta=request_meta(request))
-        return match_response(pk)
+        match = match_confirm(match_id=pk, actor=actor, meta=request_meta(request))
+        return match_response(match)
 
 
 class DisputeView(ReportView):
@@ -251,13 +264,13 @@ class DisputeView(ReportView):
     def post(self, request: Request, pk: int) -> Response:
         actor = request_actor(request)
         data = self.parse(request, pk, actor)
-        match_dispute(
+        match = match_dispute(
             match_id=pk,
             actor=actor,
             reason=data.validated_data["reason"],
             meta=request_meta(request),
         )
-        return match_response(pk)
+        return match_response(match)
 
 
 class ResolveView(ReportView):
@@ -276,7 +289,7 @@ class ResolveView(ReportView):
     def post(self, request: Request, pk: int) -> Response:
         actor = request_actor(request, read_body=False)
         data = self.parse(request, pk, actor)
-        match_resolve(
+        match = match_resolve(
             match_id=pk,
             actor=actor,
             meta=request_meta(request),
@@ -284,7 +297,7 @@ class ResolveView(ReportView):
             games=data.games_input(),  # type: ignore[attr-defined]
             from_version=data.validated_data.get("submission"),
         )
-        return match_response(pk)
+        return match_response(match)
 
 
 class SubmissionListView(APIView):

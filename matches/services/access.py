@@ -9,6 +9,7 @@ tournament; directing a tournament gives rights on its matches only.
 
 from __future__ import annotations
 
+import hmac
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
@@ -20,14 +21,24 @@ from tournament.models import Entry, Event, Tournament, User
 
 @dataclass(frozen=True, slots=True)
 class Actor:
-    """The credentials of whoever acts: a user account, an entry's private link, or both."""
+    """The credentials of whoever acts: a user account, an entry's private link, or both.
+
+    The link is either the entry itself (pages that already looked it up) or just its
+    ``key``, checked against the match's two entries when the match is locked (no
+    query of its own: the API's hot path).
+    """
 
     user: User | None = None
     entry: Entry | None = None
+    key: str | None = None
 
     @property
     def anonymous(self) -> bool:
-        return self.entry is None and (self.user is None or not self.user.is_authenticated)
+        return (
+            self.entry is None
+            and not self.key
+            and (self.user is None or not self.user.is_authenticated)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,12 +82,15 @@ def is_director(*, user: User | None, tournament_id: int) -> bool:
 def match_role(*, match: Match, actor: Actor) -> Role:
     """The actor's role on ``match``; 401 without credentials, 403 for anybody else.
 
-    ``match.event`` should be loaded with the match (its tournament decides who directs).
+    ``match.event`` (its tournament decides who directs) and the entries should be
+    loaded with the match.
     """
     if actor.anonymous:
         raise NotAuthenticated("Log in, send a token, or use your private report link.")
     sides = {match.entry1_id: 1, match.entry2_id: 2}
     sides.pop(None, None)
+    if actor.key:
+        return _key_role(match, actor.key)
     if actor.entry is not None:
         side = sides.get(actor.entry.pk)
         if side is None:
@@ -95,6 +109,17 @@ def match_role(*, match: Match, actor: Actor) -> Role:
     if is_director(user=user, tournament_id=match.event.tournament_id):
         return Role(side=None, entry_id=None, director=True)
     raise PermissionDenied("Only the match's players and the tournament's directors may do this.")
+
+
+def _key_role(match: Match, key: str) -> Role:
+    """The player whose private key this is, if it is one of the match's two."""
+    given = key.strip().encode()
+    for side, entry in ((1, match.entry1), (2, match.entry2)):
+        if entry is not None and hmac.compare_digest(entry.report_key.encode(), given):
+            if match.event.status == Event.Status.FINISHED:
+                raise PermissionDenied("This report link has expired: the event is finished.")
+            return Role(side=side, entry_id=entry.pk, director=False)
+    raise PermissionDenied("This report link is not valid for this match.")
 
 
 def director_role(*, match: Match, actor: Actor) -> Role:

@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Subquery
+from django.db.models.expressions import Combinable
+from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 from rest_framework.exceptions import ValidationError
 
@@ -69,6 +71,9 @@ class Outcome:
     completed: bool = False
     error: Exception | None = None
     payload: dict[str, Any] | None = None
+    #: Every game row of the match after the report (voided ones too), when the decision
+    #: knows them: handed over with the match so that showing it needs no further query.
+    games_after: list[Game] | None = None
 
 
 Decide = Callable[[Match, Role], Outcome]
@@ -126,8 +131,12 @@ def _jsonable(value: Any) -> Any:
 
 
 def match_lock(*, match_id: int) -> Match:
-    """The match row, locked until the transaction ends (its event and entries read, not locked)."""
-    queryset = Match.objects.select_related("event", "entry1", "entry2")
+    """The match row, locked until the transaction ends.
+
+    Its event, round, entries and players are read with it (not locked): access checks
+    and the answer need them.
+    """
+    queryset = Match.objects.select_related("event", "round", "entry1__player", "entry2__player")
     if transaction.get_connection().features.has_select_for_update_of:
         queryset = queryset.select_for_update(of=("self",))
     else:
@@ -135,9 +144,15 @@ def match_lock(*, match_id: int) -> Match:
     return get_object_or_404(queryset, pk=match_id)
 
 
-def _next_version(match: Match) -> int:
-    latest = Submission.objects.filter(match_id=match.pk).aggregate(v=Max("version"))["v"]
-    return (latest or 0) + 1
+def _next_version(match: Match) -> Combinable:
+    """The submission's version, computed by the database as the row is inserted.
+
+    The match row is locked, so no other report of it can take the same number; the
+    unique constraint on (match, version) would refuse it anyway. Asking in the INSERT
+    saves a query on every report. (The instance keeps the expression, not the number.)
+    """
+    latest = Submission.objects.filter(match_id=match.pk).order_by("-version").values("version")
+    return Coalesce(Subquery(latest[:1]), 0) + 1
 
 
 def _submission(
@@ -240,6 +255,14 @@ def _apply(match: Match, outcome: Outcome, submission: Submission) -> None:
         announce_match_changed(match.pk, match.event_id)
     if outcome.completed:
         announce_match_completed(match.pk, match.event_id)
+    if outcome.games_after is not None and outcome.error is None:
+        games = match.games.all()  # what match.games.all() answers from now on, as a prefetch
+        games._result_cache = outcome.games_after
+        games._prefetch_done = True
+        match._prefetched_objects_cache = {"games": games}
+        winner = Match._meta.get_field("winner")
+        if match.winner_id is not None and not winner.is_cached(match):
+            match.winner = match.entry1 if match.winner_id == match.entry1_id else match.entry2
 
 
 def submission_reject(

@@ -17,7 +17,7 @@ from django.utils import timezone
 from matches.models import Game, Match
 from matches.rules.errors import ScoreMismatch
 from matches.rules.match import DoubleReport, GameReport, MatchState, check_game_report
-from matches.selectors import match_games, match_rules, match_state
+from matches.selectors import match_every_game, match_rules, match_state
 from matches.services.access import Actor, Role
 from matches.services.ledger import Outcome, RequestMeta, submission_run
 from tournament.api_errors import Conflict, DomainError
@@ -245,7 +245,8 @@ def _reported_by_opponent(game: Game, role: Role) -> bool:
 def _game_decide(game: GameInput) -> Any:
     def decide(match: Match, role: Role) -> Outcome:
         _check_open(match, role)
-        stored = match_games(match=match)
+        every = match_every_game(match=match)
+        stored = [g for g in every if not g.voided]
         state = match_state(match=match, games=stored)
         reported = side_game(match, game)
         number = game.game_number
@@ -280,7 +281,9 @@ def _game_decide(game: GameInput) -> Any:
             )
         rows, after = games_build(match, state, [reported])
         completed = match_progress(match, role, after)
-        return Outcome(games=rows, match_changed=True, completed=completed)
+        return Outcome(
+            games=rows, match_changed=True, completed=completed, games_after=every + rows
+        )
 
     return decide
 
@@ -307,7 +310,8 @@ def whole_match_decide(games: Sequence[SideGame] | Any, score: tuple[int, int] |
             raise DomainError(
                 "A whole-match report needs its games.", code="invalid", field="games"
             )
-        stored = match_games(match=match)
+        every = match_every_game(match=match, moves=True)
+        stored = [g for g in every if not g.voided]
         start = MatchState.start(match.length, (match.start_score1, match.start_score2))
         rows, after = games_build(match, start, reported)
         if score is not None and tuple(score) != after.score:
@@ -362,8 +366,13 @@ def whole_match_decide(games: Sequence[SideGame] | Any, score: tuple[int, int] |
             if old.moves is None and new.moves is not None
         }
         completed = match_progress(match, role, after)
+        added = rows[len(stored) :]
         return Outcome(
-            games=rows[len(stored) :], moves=moves, match_changed=True, completed=completed
+            games=added,
+            moves=moves,
+            match_changed=True,
+            completed=completed,
+            games_after=every + added,
         )
 
     return decide

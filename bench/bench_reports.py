@@ -1,0 +1,287 @@
+"""Game reports per second through the API against a minimal transactional write endpoint.
+
+Both are served by the same gunicorn (3 sync workers, PostgreSQL with persistent
+connections, Redis cache and broker) in the same run, with 16 concurrent clients
+(closed loops on one asyncio event loop, a new connection per request as sync
+workers close them):
+
+* the floor, ``POST /api/bench/floor/<match>/`` (routed only with ``BENCH_ENDPOINTS=1``):
+  lock one parent row with ``select_for_update``, insert one child row, return it
+  with DRF; no authentication;
+* game reports, ``POST /api/matches/<id>/games/`` as a phone sends them: the private
+  report key in ``X-Report-Key``, the next ``game_number``, sometimes a double;
+  the answer is the whole match as ``GET /api/matches/<id>/`` shows it.
+
+Reports are spread over many ready 25-point matches (each client owns its own), the
+floor over as many parents. Phases alternate (floor, reports, floor, reports) so
+that drift on this shared machine hits both. Target: reports at least half the
+floor's rate, p99 under 100 ms. A throw-away database is created and dropped.
+
+    .venv/bin/python bench/bench_reports.py [--clients 16] [--seconds 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.client
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+PG = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+REDIS = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+RATIO_TARGET = 0.5
+P99_TARGET_MS = 100.0
+WARMUP = 1.0
+
+
+def reachable(url: str, port: int) -> bool:
+    parts = urlparse(url)
+    try:
+        socket.create_connection((parts.hostname or "127.0.0.1", parts.port or port), 2).close()
+    except OSError:
+        return False
+    return True
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def admin(sql: str) -> None:
+    import psycopg
+
+    with psycopg.connect(PG.replace("postgres://", "postgresql://"), autocommit=True) as conn:
+        conn.execute(sql)
+
+
+def seed(env: dict[str, str], per_set: int) -> dict[str, list[dict[str, Any]]]:
+    """Three sets of ready 25-point matches (floor, reports, reports); their ids and keys."""
+    code = f"""
+import json, django
+django.setup()
+from django.utils import timezone
+from matches.models import Match
+from tournament.models import Entry, Event, Player, Round, Tournament
+t = Tournament.objects.create(name="Bench Open", slug="bench-open")
+e = Event.objects.create(tournament=t, name="Main", slug="main", match_lengths=[25],
+                         status=Event.Status.RUNNING)
+r = Round.objects.create(event=e, number=1, match_length=25, status=Round.Status.STARTED,
+                         started_at=timezone.now())
+n = {per_set} * 3
+players = Player.objects.bulk_create(Player(name=f"P{{k:05d}}") for k in range(2 * n))
+entries = Entry.objects.bulk_create(Entry(event=e, player=p) for p in players)
+Match.objects.bulk_create(
+    Match(event=e, round=r, slot=k, entry1=entries[2 * k], entry2=entries[2 * k + 1], length=25,
+          status=Match.Status.READY)
+    for k in range(n)
+)
+rows = [
+    {{"id": m.pk, "key": m.entry1.report_key, "p1": m.entry1.player_id, "p2": m.entry2.player_id}}
+    for m in Match.objects.select_related("entry1", "entry2").order_by("slot")
+]
+print(json.dumps(rows))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
+    rows = json.loads(done.stdout.strip().splitlines()[-1])
+    return {
+        "floor": rows[:per_set],
+        "reports-1": rows[per_set : 2 * per_set],
+        "reports-2": rows[2 * per_set :],
+    }
+
+
+def request_bytes(kind: str, m: dict[str, Any], n: int) -> bytes:
+    """The HTTP request for the floor or for game ``n`` of match ``m``."""
+    if kind == "floor":
+        path, extra, body = f"/api/bench/floor/{m['id']}/", "", b"{}"
+    else:
+        winner = m["p1"] if n % 2 else m["p2"]
+        report: dict[str, Any] = {"winner": winner, "cube": 1, "result": "single"}
+        if n % 4 == 0:
+            report.update(cube=2, doubles=[{"by": winner, "turn": 3, "response": "take"}])
+        report["game_number"] = n
+        path, extra = f"/api/matches/{m['id']}/games/", f"X-Report-Key: {m['key']}\r\n"
+        body = json.dumps(report).encode()
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n{extra}Connection: close\r\n\r\n"
+    )
+    return head.encode() + body
+
+
+async def client(
+    port: int, kind: str, matches: list[dict[str, Any]], measure: float, stop: float
+) -> dict[str, Any]:
+    """One closed-loop client: a request at a time until ``stop``; latencies after ``measure``."""
+    games = {m["id"]: 0 for m in matches}
+    latencies: list[float] = []
+    errors: dict[str, int] = {}
+    i = 0
+    while time.perf_counter() < stop:
+        m = matches[i % len(matches)]
+        i += 1
+        started = time.perf_counter()
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(request_bytes(kind, m, games[m["id"]] + 1))
+            answer = await reader.read()  # sync workers close the connection after answering
+            writer.close()
+            status = answer[9:12].decode() if answer.startswith(b"HTTP/1.") else "bad-answer"
+        except OSError as exc:
+            status = type(exc).__name__
+        if status == "201":
+            games[m["id"]] += 1
+        else:
+            errors[status] = errors.get(status, 0) + 1
+        if started >= measure:
+            latencies.append(time.perf_counter() - started)
+    return {"latencies": latencies, "errors": errors}
+
+
+def phase(
+    port: int, kind: str, matches: list[dict[str, Any]], clients: int, seconds: float
+) -> dict[str, Any]:
+    """``clients`` concurrent clients for ``seconds`` after a warm-up; their pooled results."""
+
+    async def run() -> list[dict[str, Any]]:
+        measure = time.perf_counter() + WARMUP
+        stop = measure + seconds
+        return await asyncio.gather(
+            *(client(port, kind, matches[c::clients], measure, stop) for c in range(clients))
+        )
+
+    results = asyncio.run(run())
+    latencies = sorted(x for r in results for x in r["latencies"])
+    errors: dict[str, int] = {}
+    for r in results:
+        for k, v in r["errors"].items():
+            errors[k] = errors.get(k, 0) + v
+    return {"latencies": latencies, "seconds": seconds, "errors": errors}
+
+
+def summary(runs: list[dict[str, Any]]) -> dict[str, float]:
+    latencies = sorted(x for r in runs for x in r["latencies"])
+    seconds = sum(r["seconds"] for r in runs)
+    return {
+        "rate": len(latencies) / seconds,
+        "p50": 1000 * statistics.median(latencies),
+        "p99": 1000 * latencies[int(0.99 * (len(latencies) - 1))],
+        "errors": sum(sum(r["errors"].values()) for r in runs),
+    }
+
+
+def wait_until_up(port: int, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("gunicorn exited")
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/healthz", headers={"Host": "127.0.0.1"})
+            if conn.getresponse().status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError("gunicorn did not answer /healthz within 30 s")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--matches", type=int, default=640, help="matches per phase set")
+    args = parser.parse_args()
+    if not (reachable(PG, 5432) and reachable(REDIS, 6379)):
+        print("SKIPPED: PostgreSQL or Redis is not reachable (BENCH_DATABASE_URL, BENCH_REDIS_URL)")
+        return 0
+    name = f"bench_reports_{os.getpid()}"
+    database_url = PG.rsplit("/", 1)[0] + f"/{name}"
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "REDIS_URL": REDIS,
+        "SECRET_KEY": "bench-only-secret",
+        "BENCH_ENDPOINTS": "1",
+        "CACHE_KEY_PREFIX": f"bench-{os.getpid()}",
+        "CELERY_QUEUE": f"bench-{os.getpid()}",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "LOG_LEVEL": "ERROR",
+        "DJANGO_SETTINGS_MODULE": "tournament.settings",
+    }
+    env.pop("DEBUG", None)
+    admin(f'CREATE DATABASE "{name}"')
+    server: subprocess.Popen[bytes] | None = None
+    try:
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
+        sets = seed(env, args.matches)
+        port = free_port()
+        server = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "tournament.wsgi:application",
+             "--workers", str(args.workers), "--worker-class", "sync",
+             "--bind", f"127.0.0.1:{port}", "--backlog", "2048", "--log-level", "warning"],
+            cwd=ROOT, env=env, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        wait_until_up(port, server)
+        phase(port, "floor", sets["floor"], args.clients, 1.0)  # warm every worker up
+        floor = [phase(port, "floor", sets["floor"], args.clients, args.seconds)]
+        reports = [phase(port, "reports", sets["reports-1"], args.clients, args.seconds)]
+        floor.append(phase(port, "floor", sets["floor"], args.clients, args.seconds))
+        reports.append(phase(port, "reports", sets["reports-2"], args.clients, args.seconds))
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=20)
+        time.sleep(0.5)
+        admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    f, r = summary(floor), summary(reports)
+    ratio = r["rate"] / f["rate"]
+    print(
+        f"gunicorn {args.workers} sync workers, PostgreSQL (persistent connections), Redis; "
+        f"{args.clients} concurrent clients; 2 x {args.seconds:g} s per endpoint, alternating"
+    )
+    print(
+        f"floor   (lock parent, insert child, DRF): {f['rate']:7.1f} req/s  "
+        f"p50 {f['p50']:5.1f} ms  p99 {f['p99']:5.1f} ms  errors {f['errors']:.0f}  "
+        f"(runs: {', '.join(f'{summary([x])["rate"]:.0f}' for x in floor)} req/s)"
+    )
+    print(
+        f"reports (POST /api/matches/{{id}}/games/): {r['rate']:7.1f} req/s  "
+        f"p50 {r['p50']:5.1f} ms  p99 {r['p99']:5.1f} ms  errors {r['errors']:.0f}  "
+        f"(runs: {', '.join(f'{summary([x])["rate"]:.0f}' for x in reports)} req/s)"
+    )
+    errors = {k: v for run in floor + reports for k, v in run["errors"].items()}
+    if errors:
+        print(f"errors by status: {errors}")
+    ok = ratio >= RATIO_TARGET and r["p99"] < P99_TARGET_MS and not r["errors"]
+    print(
+        f"ratio reports/floor {ratio:.2f} (target >= {RATIO_TARGET}), reports p99 "
+        f"{r['p99']:.1f} ms (target < {P99_TARGET_MS:g} ms): {'MET' if ok else 'NOT MET'}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
