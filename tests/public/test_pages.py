@@ -324,3 +324,51 @@ def test_a_consolation_result_refreshes_the_main_page_beside_it(client):
     assert fresh.status_code == 200
     assert f'id="m{cons_match.pk}"' in fresh.content.decode()
     assert "is-live" in fresh.content.decode()
+
+
+def test_double_elimination_draws_winners_losers_and_grand_final(client):
+    from tournament import services
+
+    t = TournamentFactory()
+    services.event_create(tournament=t, name="Main", match_lengths=[5], slug="main")
+    double = services.event_create(
+        tournament=t, name="Double", format="double-elimination", match_lengths=[3], slug="double"
+    )
+    services.event_create(
+        tournament=t, name="Last Chance", kind="last-chance", match_lengths=[3], slug="lc"
+    )
+    for player in PlayerFactory.create_batch(8):
+        services.entry_register(event=double, player=player)
+    services.draw_make(event=double, method="random", seed=3)
+    html = client.get(f"/t/{t.slug}/double/").content.decode()
+    for title in ("Winners bracket", "Losers bracket", "Grand final"):
+        assert f"<h3>{title}</h3>" in html
+    assert "Loser of W R1 M1" in html  # who fills the losers bracket's empty lines
+    assert "Winners bracket champion" in html
+    # a Last Chance fed by no event is drawn beside the tournament's first Main only
+    assert 'id="bracket-lc"' not in html
+    assert 'id="bracket-lc"' in client.get(f"/t/{t.slug}/main/").content.decode()
+
+
+def test_match_file_moves_shown_as_numbered_lines(client):
+    main = elimination(2, lengths=[1])
+    match = _match(main, 1, 0)
+    play_game(
+        match,
+        winner_side=2,
+        moves=[
+            {"side": 1, "kind": "roll", "move": 1, "dice": [3, 1], "play": "8/5 6/5"},
+            {"side": 2, "kind": "roll", "move": 1, "dice": [6, 4], "play": "24/18 18/14"},
+            {"side": 1, "kind": "double", "move": 2, "value": 2},
+            {"side": 2, "kind": "drop", "move": 2},
+            {"side": 2, "kind": "win", "move": 2, "points": 1},
+        ],
+    )
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    rows = re.findall(
+        r"<tr><th scope=\"row\">(\d+)</th><td>([^<]*)</td><td>([^<]*)</td></tr>", html
+    )
+    assert rows == [
+        ("1", "31: 8/5 6/5", "64: 24/18 18/14"),
+        ("2", "Doubles to 2", "Drops; Wins 1 point"),
+    ]

@@ -160,12 +160,16 @@ class EventPage:
 
 
 def _companions(event: Event) -> list[Event]:
-    """Consolation and Last Chance events shown beside a Main (fed by it, or its tournament's)."""
+    """Events drawn beside a Main: those it feeds, and the tournament's Consolation and Last
+    Chance brackets that no event feeds, beside its first Main only (one query)."""
     if event.kind != Event.Kind.MAIN:
         return []
+    earlier_main = Event.objects.filter(
+        tournament_id=event.tournament_id, kind=Event.Kind.MAIN
+    ).filter(Q(position__lt=event.position) | Q(position=event.position, pk__lt=event.pk))
     return list(
         Event.objects.filter(tournament_id=event.tournament_id, kind__in=COMPANION_KINDS)
-        .filter(Q(feeds_from=event) | Q(feeds_from__isnull=True))
+        .filter(Q(feeds_from=event) | Q(feeds_from__isnull=True) & ~Exists(earlier_main))
         .select_related("tournament", "champion__player", "feeds_from")
         .order_by("position", "id")
     )
@@ -352,6 +356,35 @@ class MoveRow:
     who: str
     dice: str
     text: str
+    side: int | None = None
+    move: int | None = None
+
+    @property
+    def cell(self) -> str:
+        """As a match file writes it: ``31: 8/5 6/5``, ``Doubles => 2``, ``Takes``."""
+        if self.dice:
+            return f"{self.dice}: {self.text}" if self.text != "(no move)" else f"{self.dice}:"
+        return self.text[:1].upper() + self.text[1:]
+
+
+@dataclass(frozen=True)
+class MoveLine:
+    """A numbered line of a match file: what each player did under that number."""
+
+    number: int
+    first: list[MoveRow]
+    second: list[MoveRow]
+
+
+def move_lines(rows: Sequence[MoveRow]) -> list[MoveLine]:
+    """Group actions by their move number, player 1 left and player 2 right (as ``.mat``)."""
+    lines: dict[int, MoveLine] = {}
+    for row in rows:
+        if row.move is None or row.side not in (1, 2):
+            return []
+        line = lines.setdefault(row.move, MoveLine(row.move, [], []))
+        (line.first if row.side == 1 else line.second).append(row)
+    return [lines[n] for n in sorted(lines)]
 
 
 @dataclass(frozen=True)
@@ -363,6 +396,10 @@ class GameRow:
     doubles: list[str]
     chances_before: equity.MatchChances | None
     moves: list[MoveRow]
+
+    @property
+    def move_lines(self) -> list[MoveLine]:
+        return move_lines(self.moves)
 
 
 @dataclass(frozen=True)
@@ -449,6 +486,7 @@ def _move_rows(match: Match, moves: object) -> list[MoveRow]:
         side = action.get("side")
         if isinstance(side, int) and zero_based:
             side += 1
+        number = action.get("move")
         who = _side_name(match, side) if side is not None else ""
         dice = action.get("dice")
         dice_text = "".join(str(d) for d in dice) if isinstance(dice, list | tuple) else ""
@@ -463,7 +501,15 @@ def _move_rows(match: Match, moves: object) -> list[MoveRow]:
                 text += f" to {value}"
             if points:
                 text += f" {points} point{'s' if points != 1 else ''}"
-        rows.append(MoveRow(who, dice_text, text))
+        rows.append(
+            MoveRow(
+                who,
+                dice_text,
+                text,
+                side if isinstance(side, int) else None,
+                number if isinstance(number, int) else None,
+            )
+        )
     return rows
 
 
