@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.utils import timezone
@@ -102,8 +104,27 @@ def report_game(match: Match, *, winner_side: int, cube: int = 1, result: str = 
     )
 
 
+@contextmanager
+def _inline_tasks() -> Iterator[None]:
+    """Run the follow-up tasks (bracket advance) at commit, as on the SQLite default,
+    also when the run has a broker: the weekend must be laid out before the test looks."""
+    from tournament.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = before
+
+
 def weekend() -> Weekend:
-    """Build the weekend (about a second on SQLite)."""
+    """Build the weekend (a few seconds), running follow-up tasks inline."""
+    with _inline_tasks():
+        return _weekend()
+
+
+def _weekend() -> Weekend:
     director = User.objects.create_user("td", password="td-password-1")
     today = timezone.localdate()
     t = services.tournament_create(

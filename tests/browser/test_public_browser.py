@@ -8,6 +8,7 @@ import pytest
 
 from matches.models import Match
 from tests.browser.scenario import weekend
+from tests.conftest import ON_SERVICES
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -79,7 +80,11 @@ def _play_to_the_end(api, match: Match, winner, loser) -> None:
     assert status == 200, body
 
 
-def test_bracket_shows_the_winners_after_results_reported_through_the_api(tab, api):
+def test_bracket_shows_the_winners_after_results_reported_through_the_api(
+    tab, api, request, wait_for
+):
+    if ON_SERVICES:  # the bracket moves on in a real Celery worker
+        request.getfixturevalue("celery_worker_process")
     w = weekend()
     ready = list(
         Match.objects.filter(event=w.main, status="ready").order_by("round__number", "slot")
@@ -91,6 +96,8 @@ def test_bracket_shows_the_winners_after_results_reported_through_the_api(tab, a
         _play_to_the_end(api, match, winner, loser)
         results.append((match, winner, loser))
 
+    for match, _, _ in results:
+        wait_for(lambda m=match: Match.objects.filter(pk=m.pk, advanced_at__isnull=False).exists())
     page = tab(1600)
     page.open(f"/t/{w.tournament.slug}/main/")
     for match, winner, loser in results:
