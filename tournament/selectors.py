@@ -288,6 +288,17 @@ TIEBREAKS = {name: tiebreak.label for name, tiebreak in ranking.TIEBREAKS.items(
 DEFAULT_TIEBREAKS = ranking.DEFAULT_TIEBREAKS
 
 
+def event_tiebreaks(event: Event) -> list[str]:
+    """The event's tie-breaks in order; names the registry does not know (an event edited
+    in the admin) are left out, and none left means the default ones."""
+    chosen = [
+        name
+        for k, name in enumerate(event.tiebreaks or [])
+        if name in TIEBREAKS and name not in (event.tiebreaks or [])[:k]
+    ]
+    return chosen or list(DEFAULT_TIEBREAKS)
+
+
 def standings(event: Event) -> list[StandingRow]:
     """The event's ranked table (2 queries) by ``formats.standings`` and the event's
     tie-breaks. Byes count as wins; points are those won in play (a starting score
@@ -314,7 +325,7 @@ def standings(event: Event) -> list[StandingRow]:
         for entry_id, won, lost in ((m.entry1_id, first, second), (m.entry2_id, second, first)):
             extra[entry_id].points_for += won
             extra[entry_id].points_against += lost
-    tiebreaks = list(event.tiebreaks or DEFAULT_TIEBREAKS)
+    tiebreaks = event_tiebreaks(event)
     rows: list[StandingRow] = []
     for ranked in ranking.rank_entrants([e.pk for e in entries], results, tiebreaks):
         row = extra[ranked.entrant]

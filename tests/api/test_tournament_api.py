@@ -443,3 +443,74 @@ def test_schema_is_valid_and_documents_every_tournament_endpoint(client: Any) ->
         "crawford_game_number",
     ]:
         assert name in match
+
+
+MALFORMED = [
+    [],
+    "x",
+    5,
+    None,
+    {"winner": "a"},
+    {"winner": 10**20},
+    {"player": -1, "points": 10**9},
+    {"player": 10**20},
+    {"method": "manual", "order": [1, 1]},
+    {"method": "random", "seed": -5},
+    {"match_length": "a"},
+    {"match_lengths": []},
+    {"cascade": "maybe", "winner": 1},
+    {"name": "x" * 500, "format": "swiss", "match_lengths": [5], "feeds": {"from": None}},
+    {"csv": "\x00\x01"},
+    {"event": "x", "csv": "name\nA"},
+]
+
+
+def test_malformed_requests_get_4xx_never_5xx() -> None:
+    director = UserFactory()
+    tournament = TournamentFactory(director=director, slug="t")
+    from tournament import services
+
+    event = services.event_create(tournament=tournament, name="Main", match_lengths=[5])
+    for _ in range(5):
+        services.entry_register(event=event, player=PlayerFactory())
+    services.draw_make(event=event, method="rating")
+    first = event.rounds.get(number=1)
+    match = first.matches.filter(is_bye=False).first()
+    bye = first.matches.filter(is_bye=True).first()
+    entry = event.entries.first()
+    client = client_for(director)
+    posts = [
+        "/api/players/",
+        "/api/players/import/",
+        "/api/tournaments/",
+        "/api/tournaments/t/events/",
+        f"/api/events/{event.pk}/entries/",
+        f"/api/events/{event.pk}/draw/",
+        f"/api/events/{event.pk}/rounds/next/",
+        f"/api/entries/{entry.pk}/check-in/",
+        f"/api/entries/{entry.pk}/withdraw/",
+        f"/api/rounds/{first.pk}/start/",
+        f"/api/matches/{match.pk}/forfeit/",
+        f"/api/matches/{bye.pk}/forfeit/",
+        f"/api/matches/{match.pk}/walkover/",
+        f"/api/matches/{match.pk}/penalty/",
+        f"/api/matches/{match.pk}/correct/",
+        f"/api/matches/{bye.pk}/correct/",
+    ]
+    answers = []
+    for url in posts:
+        answers += [(url, client.post(url, body, format="json").status_code) for body in MALFORMED]
+    for url in [f"/api/events/{event.pk}/", f"/api/rounds/{first.pk}/"]:
+        answers += [(url, client.patch(url, body, format="json").status_code) for body in MALFORMED]
+    for query in [
+        "?event=-1",
+        "?round=0",
+        "?status=zzz",
+        "?player=1e9",
+        "?bracket=x",
+        "?event=99999999999999999999",
+    ]:
+        answers.append((query, client.get(f"/api/matches/{query}").status_code))
+    for url in ["/api/events/99999999999999999999/", "/api/matches/99999999999999999999/"]:
+        answers.append((url, client.get(url).status_code))
+    assert [a for a in answers if a[1] >= 500] == []

@@ -15,6 +15,15 @@ from matches.models import Game, Match
 from tournament.models import Draw, Entry, Event, Player, Round, Tournament
 from tournament.selectors import TIEBREAKS, crawford_game_number
 
+#: Ids fit a signed 64-bit column; anything larger cannot name a row (and must not reach SQL).
+ID_MAX = 2**63 - 1
+
+
+def IdField(**kwargs: Any) -> serializers.IntegerField:
+    """An id in a request body: a positive integer that fits the database."""
+    return serializers.IntegerField(min_value=1, max_value=ID_MAX, **kwargs)
+
+
 # ---- players -------------------------------------------------------------------------
 
 
@@ -40,9 +49,7 @@ class PlayerImportSerializer(serializers.Serializer):
     csv = serializers.CharField(
         required=False, help_text="The CSV text itself, instead of a file.", trim_whitespace=False
     )
-    event = serializers.IntegerField(
-        required=False, help_text="Also enter every imported player in this event."
-    )
+    event = IdField(required=False, help_text="Also enter every imported player in this event.")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not attrs.get("file") and not attrs.get("csv"):
@@ -93,11 +100,13 @@ class TournamentCreateSerializer(serializers.Serializer):
 class FeedSerializer(serializers.Serializer):
     """``{"from": event_id, "rounds": [1, 2]}``: the Main whose losers of these rounds enter."""
 
-    rounds = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1)
+    rounds = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=64), min_length=1, max_length=64
+    )
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
-        fields["from"] = serializers.IntegerField(help_text="The feeding event's id.")
+        fields["from"] = IdField(help_text="The feeding event's id.")
         return fields
 
 
@@ -250,7 +259,8 @@ class DrawCreateSerializer(serializers.Serializer):
         help_text="Random draws: the seed that makes the draw repeatable.",
     )
     order = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=IdField(),
+        max_length=100_000,
         required=False,
         help_text="Manual draws: player ids, best seed first.",
     )
@@ -280,8 +290,8 @@ class EntrySerializer(serializers.ModelSerializer):
 
 
 class EntryCreateSerializer(serializers.Serializer):
-    player = serializers.IntegerField(help_text="The player's id.")
-    seed = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    player = IdField(help_text="The player's id.")
+    seed = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=100_000)
 
 
 class ReasonSerializer(serializers.Serializer):
@@ -436,18 +446,18 @@ class MatchDetailSerializer(MatchSerializer):
 
 
 class ForfeitSerializer(serializers.Serializer):
-    winner = serializers.IntegerField(help_text="The winning player's id.")
+    winner = IdField(help_text="The winning player's id.")
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
 
 
 class PenaltySerializer(serializers.Serializer):
-    player = serializers.IntegerField(help_text="The late player's id.")
+    player = IdField(help_text="The late player's id.")
     points = serializers.IntegerField(min_value=1, max_value=99)
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
 
 
 class CorrectSerializer(serializers.Serializer):
-    winner = serializers.IntegerField(help_text="The player who really won.")
+    winner = IdField(help_text="The player who really won.")
     cascade = serializers.BooleanField(
         default=False,
         help_text="Also void and reopen later matches that have started.",

@@ -51,6 +51,13 @@ WRITE_ERRORS = {
 }
 
 
+def _get(model: Any, **lookup: Any) -> Any:
+    """``get_object_or_404``, and 404 for an id too large for any row (never a 500)."""
+    if any(isinstance(v, int) and not 0 < v <= io.ID_MAX for v in lookup.values()):
+        raise Http404
+    return get_object_or_404(model, **lookup)
+
+
 def _visible(request: Request, tournament_id: int) -> None:
     """404 for a private tournament the user does not direct."""
     if not selectors.tournaments_visible_to(request.user).filter(pk=tournament_id).exists():
@@ -68,12 +75,10 @@ class DirectorView(APIView):
         return obj
 
     def event(self, request: Request, pk: int) -> Event:
-        return self.checked(request, get_object_or_404(Event, pk=pk))
+        return self.checked(request, _get(Event, pk=pk))
 
     def match(self, request: Request, pk: int) -> Match:
-        return self.checked(
-            request, get_object_or_404(Match.objects.select_related("round"), pk=pk)
-        )
+        return self.checked(request, _get(Match.objects.select_related("round"), pk=pk))
 
 
 def _entry_of_player(match: Match, player_id: int, field: str) -> Entry:
@@ -200,7 +205,7 @@ class TournamentDetailView(DirectorView):
         responses={200: io.TournamentSerializer, **READ_ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
-        tournament = self.checked(request, get_object_or_404(Tournament, slug=slug))
+        tournament = self.checked(request, _get(Tournament, slug=slug))
         return Response(io.TournamentSerializer(tournament).data)
 
 
@@ -210,7 +215,7 @@ class EventListView(DirectorView):
         responses={200: io.EventSerializer(many=True), **READ_ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
-        tournament = self.checked(request, get_object_or_404(Tournament, slug=slug))
+        tournament = self.checked(request, _get(Tournament, slug=slug))
         return Response(io.EventSerializer(selectors.event_list(tournament), many=True).data)
 
     @extend_schema(
@@ -219,7 +224,7 @@ class EventListView(DirectorView):
         responses={201: io.EventDetailSerializer, **WRITE_ERRORS},
     )
     def post(self, request: Request, slug: str) -> Response:
-        tournament = self.checked(request, get_object_or_404(Tournament, slug=slug))
+        tournament = self.checked(request, _get(Tournament, slug=slug))
         data = io.EventCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
@@ -254,7 +259,7 @@ class EventDetailView(DirectorView):
         responses={200: io.EventDetailSerializer, **READ_ERRORS},
     )
     def get(self, request: Request, pk: int) -> Response:
-        event = self.checked(request, get_object_or_404(Event, pk=pk))
+        event = self.checked(request, _get(Event, pk=pk))
         return Response(io.EventDetailSerializer(selectors.event_detail(event.pk)).data)
 
     @extend_schema(
@@ -305,7 +310,7 @@ class EntryCheckInView(DirectorView):
         responses={200: io.EntrySerializer, **WRITE_ERRORS},
     )
     def post(self, request: Request, pk: int) -> Response:
-        entry = self.checked(request, get_object_or_404(Entry, pk=pk))
+        entry = self.checked(request, _get(Entry, pk=pk))
         entry = services.entry_check_in(entry=entry, by=request.user)
         return Response(io.EntrySerializer(entry).data)
 
@@ -317,7 +322,7 @@ class EntryWithdrawView(DirectorView):
         responses={200: io.EntrySerializer, **WRITE_ERRORS},
     )
     def post(self, request: Request, pk: int) -> Response:
-        entry = self.checked(request, get_object_or_404(Entry, pk=pk))
+        entry = self.checked(request, _get(Entry, pk=pk))
         data = io.ReasonSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         entry = services.entry_withdraw(entry=entry, by=request.user, **data.validated_data)
@@ -360,7 +365,7 @@ class NextRoundView(DirectorView):
 
 class RoundDetailView(DirectorView):
     def get_round(self, request: Request, pk: int) -> Round:
-        return self.checked(request, get_object_or_404(Round, pk=pk))
+        return self.checked(request, _get(Round, pk=pk))
 
     @extend_schema(
         operation_id="rounds_retrieve", responses={200: io.RoundSerializer, **READ_ERRORS}
@@ -391,7 +396,7 @@ class RoundStartView(DirectorView):
         responses={200: io.RoundSerializer, **WRITE_ERRORS},
     )
     def post(self, request: Request, pk: int) -> Response:
-        round_ = self.checked(request, get_object_or_404(Round, pk=pk))
+        round_ = self.checked(request, _get(Round, pk=pk))
         round_ = services.round_start(round_=round_, by=request.user)
         return Response(io.RoundSerializer(round_).data)
 
@@ -404,7 +409,7 @@ class BracketView(DirectorView):
     def get(self, request: Request, pk: int) -> Response:
         event = self.checked(
             request,
-            get_object_or_404(Event.objects.select_related("champion__player"), pk=pk),
+            _get(Event.objects.select_related("champion__player"), pk=pk),
         )
         return Response(io.BracketSerializer(selectors.bracket_tree(event)).data)
 
@@ -415,11 +420,11 @@ class StandingsView(DirectorView):
         responses={200: io.StandingsSerializer, **READ_ERRORS},
     )
     def get(self, request: Request, pk: int) -> Response:
-        event = self.checked(request, get_object_or_404(Event, pk=pk))
+        event = self.checked(request, _get(Event, pk=pk))
         rows = selectors.standings(event)
         body = {
             "event": event.pk,
-            "tiebreaks": list(event.tiebreaks or selectors.DEFAULT_TIEBREAKS),
+            "tiebreaks": selectors.event_tiebreaks(event),
             "rows": rows,
         }
         return Response(io.StandingsSerializer(body).data)
@@ -429,12 +434,12 @@ class StandingsView(DirectorView):
 
 
 class MatchFilterSerializer(serializers.Serializer):
-    event = serializers.IntegerField(required=False, min_value=1)
-    tournament = serializers.IntegerField(required=False, min_value=1)
-    round = serializers.IntegerField(required=False, min_value=1)
+    event = io.IdField(required=False)
+    tournament = io.IdField(required=False)
+    round = serializers.IntegerField(required=False, min_value=1, max_value=1000)
     bracket = serializers.ChoiceField(choices=Round.Bracket.choices, required=False)
     status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
-    player = serializers.IntegerField(required=False, min_value=1)
+    player = io.IdField(required=False)
 
 
 class MatchListView(generics.ListAPIView):
