@@ -20,3 +20,6 @@ urlpatterns = [
     path("", include("tournament.urls_league")),  # CSV, match zip, .ics, series pages
     path("", include("tournament.public.urls")),
 ]
+
+handler404 = "tournament.error_pages.not_found"
+handler500 = "tournament.error_pages.server_error"
