@@ -217,6 +217,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "tournament.api_schema.document_unparsable_bodies",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "EventStatusEnum": "tournament.models.Event.Status",
         "EventKindEnum": "tournament.models.Event.Kind",
