@@ -22,7 +22,7 @@ from matches.models import Match
 from matches.rules.errors import RulesError
 from matches.services.access import Actor, director_role, entry_by_report_key
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
-from matches.services.ledger import RequestMeta
+from matches.services.ledger import RequestMeta, submission_reject
 from matches.services.records import file_too_large, max_file_bytes, record_upload
 from matches.services.reporting import game_report
 from tournament.api_errors import Conflict, DomainError
@@ -134,15 +134,36 @@ def _refused(
     return render(request, "matches/player_entry.html", context, status=refusal_status(exc))
 
 
+def _store_invalid(
+    request: HttpRequest, entry: Entry, match: Match, kind: str, form: Any
+) -> DomainError:
+    """A form that does not validate is a rejected report: stored like any other."""
+    fields = {k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"}
+    field, messages_ = next(iter(form.errors.items()))
+    error = DomainError(
+        f"{form.fields[field].label if field in form.fields else field}: {messages_[0]}",
+        code="invalid",
+        field=field,
+    )
+    submission_reject(
+        match_id=match.pk,
+        kind=kind,
+        actor=_actor(request, entry),
+        meta=request_meta(request),
+        payload=fields,
+        error=error,
+    )
+    return error
+
+
 @require_POST
 def entry_game(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
     entry = entry_by_report_key(key=key)
     match = _entry_match(entry, match_id)
     form = GameForm(request.POST, match=match)
     if not form.is_valid():
-        return _refused(
-            request, entry, match_id, DomainError("Check the game's details."), game_form=form
-        )
+        error = _store_invalid(request, entry, match, "game", form)
+        return _refused(request, entry, match_id, error, game_form=form)
     try:
         game_report(
             match_id=match.pk,
@@ -206,9 +227,8 @@ def entry_dispute(request: HttpRequest, key: str, match_id: int) -> HttpResponse
     match = _entry_match(entry, match_id)
     form = DisputeForm(request.POST)
     if not form.is_valid():
-        return _refused(
-            request, entry, match_id, DomainError("Say what is wrong."), dispute_form=form
-        )
+        error = _store_invalid(request, entry, match, "dispute", form)
+        return _refused(request, entry, match_id, error, dispute_form=form)
     try:
         match_dispute(
             match_id=match.pk,

@@ -84,6 +84,12 @@ def test_a_match_file_and_a_dispute_from_the_page(client: Client) -> None:
 
 def test_private_links_give_nothing_to_others(client: Client, table: Table) -> None:
     assert client.get("/r/not-a-key/").status_code == 403
+    tampered = client.post(
+        f"{page(client, table)}matches/{table.match.pk}/game/",
+        {"winner": 10**9, "cube": 1, "result": "single", "ended_by": "play", "game_number": 1},
+    )
+    assert tampered.status_code == 400
+    assert table.match.submissions.get().error_code == "invalid"
     other = make_table()
     stranger = f"/r/{other.match.entry1.report_key}/matches/{table.match.pk}/game/"
     assert client.post(stranger, {"winner": table.p1, "game_number": 1}).status_code == 404
