@@ -2,7 +2,7 @@
 
 >>> c = rating_chart([1500.0, 1510.0, 1490.0], ["1 Mar", "2 Mar", "3 Mar"])
 >>> c.points[0], c.points[-1]
-((48.0, 110.0), (632.0, 186.0))
+((62.0, 110.0), (632.0, 186.0))
 >>> [t.label for t in c.ticks]
 ['1490', '1495', '1500', '1505', '1510']
 """
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 WIDTH, HEIGHT = 640, 220
-LEFT, RIGHT, TOP, BOTTOM = 48, 8, 34, 34
+LEFT, RIGHT, TOP, BOTTOM = 62, 8, 34, 34
 
 
 @dataclass(frozen=True, slots=True)

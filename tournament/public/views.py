@@ -21,7 +21,8 @@ from django.utils import timezone
 from tournament.models import Event, Tournament
 from tournament.public import bracket as layout
 from tournament.public import charts, delivery, selectors
-from tournament.public.caching import Page, cached_page, lookup
+from tournament.public.caching import cached_page, lookup
+from tournament.public.delivery import Page
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
 #: Game rows on a match slip (a longer match continues on the back).
