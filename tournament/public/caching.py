@@ -28,6 +28,9 @@ log = logging.getLogger(__name__)
 
 #: Seconds a page may be served without a version bump.
 PAGE_TTL = 60
+#: Seconds a build may hold its lock, and how long other workers wait for it.
+BUILD_LOCK_TTL = 10
+BUILD_WAIT = 3.0
 #: Seconds a slug -> id lookup is kept (slugs rarely change).
 LOOKUP_TTL = 60
 #: Pages and lookups each worker process also keeps in memory (most recently used).
@@ -129,13 +132,45 @@ def cached_page(
         log.warning("cache unreachable reading %s", key, exc_info=True)
         return pack(build(token)), token
     if page is None:
-        page = pack(build(token))
+        page = _build_once(key, lambda: pack(build(token)))
+    local.put(key, page, LOCAL_TTL)
+    return page, token
+
+
+def _build_once(key: str, make: Callable[[], Page]) -> Page:
+    """Build the page under ``key`` in one worker while the others wait for it.
+
+    When a result is accepted every spectator's next poll misses at once; without
+    this each worker would build the same 1,024-player page side by side.
+    """
+    lock = f"{key}:building"
+    try:
+        mine = cache.add(lock, 1, BUILD_LOCK_TTL)
+    except Exception:
+        mine = True
+    if not mine:
+        deadline = time.monotonic() + BUILD_WAIT
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
+            try:
+                page = cache.get(key)
+            except Exception:
+                break
+            if page is not None:
+                return page  # type: ignore[no-any-return]
+    try:
+        page = make()
         try:
             cache.set(key, page, PAGE_TTL)
         except Exception:
             log.warning("cache unreachable writing %s", key, exc_info=True)
-    local.put(key, page, LOCAL_TTL)
-    return page, token
+        return page
+    finally:
+        if mine:
+            try:
+                cache.delete(lock)
+            except Exception:
+                log.warning("cache unreachable releasing %s", lock, exc_info=True)
 
 
 def lookup(key: str, find: Callable[[], Any]) -> Any:
