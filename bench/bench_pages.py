@@ -159,7 +159,7 @@ def phase(pool: Any, base: dict[str, Any], path: str, bump: bool, seconds: float
     }
 
 
-def summary(runs: list[dict[str, Any]]) -> dict[str, float]:
+def summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
     latencies = sorted(x for r in runs for x in r["latencies"])
     sizes = [s for r in runs for s in r["sizes"]]
     return {
