@@ -34,7 +34,9 @@ def main(argv: list[str]) -> int:
             text = done.stdout + (done.stderr if done.returncode else "")
             print(text, flush=True)
             log.write(text)
-            took = f"({script.name}: exit {done.returncode}, {time.perf_counter() - started:.1f} s)\n"
+            took = (
+                f"({script.name}: exit {done.returncode}, {time.perf_counter() - started:.1f} s)\n"
+            )
             print(took)
             log.write(took + "\n")
             failures += done.returncode != 0
