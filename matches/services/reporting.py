@@ -250,10 +250,10 @@ def _game_decide(game: GameInput) -> Any:
         state = match_state(match=match, games=stored)
         reported = side_game(match, game)
         number = game.game_number
+        if number is not None and number < 1:
+            raise DomainError("Games are numbered from 1.", code="invalid", field="game_number")
         if number is not None and number < state.game_number:
-            existing = Game.objects.select_related("submission").get(
-                match_id=match.pk, number=number, voided=False
-            )
+            existing = next(g for g in stored if g.number == number)
             if _game_key(existing) == reported.key():
                 raise Conflict(
                     f"Game {number} is already recorded, with this result.",
