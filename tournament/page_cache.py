@@ -7,18 +7,25 @@ pages are never served and nothing has to enumerate keys to delete.
 
 from __future__ import annotations
 
+import logging
+from functools import partial
+
 from django.core.cache import cache
+from django.db import transaction
+
+log = logging.getLogger(__name__)
 
 VERSION_TTL = 60 * 60 * 24 * 30
 
 
-def _version_key(scope: str, ident: int | str) -> str:
+def version_key(scope: str, ident: int | str) -> str:
+    """The cache key holding the version of ``scope`` ``ident`` (read many at once with get_many)."""
     return f"v:{scope}:{ident}"
 
 
 def version(scope: str, ident: int | str) -> int:
     """The current version of ``scope`` ``ident`` (e.g. ``("event", 7)``)."""
-    key = _version_key(scope, ident)
+    key = version_key(scope, ident)
     value = cache.get(key)
     if value is None:
         cache.add(key, 1, VERSION_TTL)
@@ -28,7 +35,7 @@ def version(scope: str, ident: int | str) -> int:
 
 def bump(scope: str, ident: int | str) -> None:
     """Invalidate every page cached under ``scope`` ``ident``."""
-    key = _version_key(scope, ident)
+    key = version_key(scope, ident)
     try:
         cache.incr(key)
     except ValueError:
@@ -47,3 +54,15 @@ def invalidate_event(event_id: int, tournament_id: int | None = None) -> None:
     if tournament_id is not None:
         bump("tournament", tournament_id)
     bump("site", 0)
+
+
+def invalidate_event_on_commit(event_id: int, tournament_id: int) -> None:
+    """Invalidate an event's pages once the current transaction commits (a cache outage is logged)."""
+    transaction.on_commit(partial(_invalidate_quietly, event_id, tournament_id), robust=True)
+
+
+def _invalidate_quietly(event_id: int, tournament_id: int) -> None:
+    try:
+        invalidate_event(event_id, tournament_id)
+    except Exception:
+        log.warning("could not invalidate pages of event %s", event_id, exc_info=True)

@@ -82,11 +82,11 @@ local = _Local(LOCAL_SIZE)
 def current_versions(scopes: Sequence[tuple[str, int | str]]) -> list[int]:
     """The versions of ``scopes`` in one cache round trip; all 0 when the cache is down.
 
-    Reads the keys ``page_cache`` keeps (its ``_version_key``) together; a scope never
+    Reads the keys ``page_cache`` keeps (``version_key``) together; a scope never
     bumped yet gets its first version from ``page_cache.version``.
     """
     try:
-        keys = [page_cache._version_key(scope, ident) for scope, ident in scopes]
+        keys = [page_cache.version_key(scope, ident) for scope, ident in scopes]
         found = cache.get_many(keys)
         return [
             int(found[key]) if key in found else page_cache.version(scope, ident)

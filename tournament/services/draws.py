@@ -11,6 +11,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from matches.models import Game, Match, Submission
+from tournament import page_cache
 from tournament.formats.draw import Draw as DrawnField
 from tournament.formats.draw import DrawEntrant, make_draw
 from tournament.formats.round_robin import round_robin_schedule
@@ -123,6 +124,8 @@ def draw_make(
             log=drawn.log,
             made_by=by if by is not None and by.is_authenticated else None,
         )
+        for drawn_event in (event, *fed):
+            page_cache.invalidate_event_on_commit(drawn_event.pk, drawn_event.tournament_id)
     return draw
 
 

@@ -11,6 +11,7 @@ from django.db.models import Max
 from django.utils.text import slugify
 
 from matches.models import Match
+from tournament import page_cache
 from tournament.models import Event, Round, Tournament
 from tournament.services.common import refuse
 
@@ -125,16 +126,26 @@ def _check_feed(
     return sorted(rounds)
 
 
+#: Event slugs that would hide a page of the tournament (/t/<slug>/scoreboard/ ...).
+RESERVED_SLUGS = frozenset({"scoreboard", "live", "print", "slips", "draws"})
+
+
 def _free_slug(tournament: Tournament, name: str, slug: str) -> str:
     if slug:
         clean = slugify(slug)
         if not clean:
             raise refuse("A slug is letters, digits and hyphens.", code="invalid", field="slug")
+        if clean in RESERVED_SLUGS:
+            raise refuse(
+                f"The slug {clean!r} names a page of the tournament.",
+                code="slug-taken",
+                field="slug",
+            )
         if tournament.events.filter(slug=clean).exists():
             raise refuse(f"The slug {clean!r} is taken.", code="slug-taken", field="slug")
         return clean
     base = (slugify(name) or "event")[:40]
-    taken = set(tournament.events.values_list("slug", flat=True))
+    taken = set(tournament.events.values_list("slug", flat=True)) | RESERVED_SLUGS
     candidate, n = base, 2
     while candidate in taken:
         candidate, n = f"{base}-{n}", n + 1
@@ -255,6 +266,7 @@ def event_create(
         )
         event.full_clean(exclude=["champion"])
         event.save()
+        page_cache.invalidate_event_on_commit(event.pk, tournament.pk)
     return event
 
 

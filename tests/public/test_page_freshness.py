@@ -1,0 +1,61 @@
+"""Cached public pages change as soon as the director changes what they show."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.factories import EntryFactory, EventFactory, TournamentFactory
+from tournament import services
+from tournament.api_errors import DomainError
+from tournament.public.caching import clear_caches
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    clear_caches()
+    yield
+    clear_caches()
+
+
+def test_the_event_page_shows_the_draw_as_soon_as_it_is_made(
+    client, django_capture_on_commit_callbacks
+):
+    tournament = TournamentFactory(slug="spring")
+    event = EventFactory(tournament=tournament, slug="main", name="Main")
+    entries = [EntryFactory(event=event, player__name=f"Drawn Player {i}") for i in range(6)]
+    url = f"/t/{tournament.slug}/{event.slug}/"
+    before = client.get(url)
+    assert before.status_code == 200
+    assert "Drawn Player 3" not in before.content.decode()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.draw_make(event=event, method="random", seed=7)
+
+    after = client.get(url).content.decode()
+    assert all(e.player.name in after for e in entries)
+
+
+def test_a_new_event_appears_on_the_cached_tournament_page(
+    client, django_capture_on_commit_callbacks
+):
+    tournament = TournamentFactory(slug="autumn")
+    assert "Side Swiss" not in client.get(f"/t/{tournament.slug}/").content.decode()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.event_create(
+            tournament=tournament, name="Side Swiss", format="swiss", match_lengths=[5]
+        )
+
+    assert "Side Swiss" in client.get(f"/t/{tournament.slug}/").content.decode()
+
+
+@pytest.mark.parametrize("slug", ["scoreboard", "print"])
+def test_an_event_cannot_take_the_slug_of_a_tournament_page(slug):
+    tournament = TournamentFactory()
+    with pytest.raises(DomainError) as err:
+        services.event_create(tournament=tournament, name="Odd", slug=slug, match_lengths=[5])
+    assert "names a page" in str(err.value)
+    event = services.event_create(tournament=tournament, name=slug.title(), match_lengths=[5])
+    assert event.slug != slug
