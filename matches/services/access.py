@@ -65,6 +65,8 @@ def entry_by_report_key(*, key: str) -> Entry:
         raise PermissionDenied("This report link is not valid.")
     if entry.event.status == Event.Status.FINISHED:
         raise PermissionDenied("This report link has expired: the event is finished.")
+    if entry.status == Entry.Status.WITHDRAWN:
+        raise PermissionDenied("This report link has expired: the player has withdrawn.")
     return entry
 
 
@@ -118,6 +120,8 @@ def _key_role(match: Match, key: str) -> Role:
         if entry is not None and hmac.compare_digest(entry.report_key.encode(), given):
             if match.event.status == Event.Status.FINISHED:
                 raise PermissionDenied("This report link has expired: the event is finished.")
+            if entry.status == Entry.Status.WITHDRAWN:
+                raise PermissionDenied("This report link has expired: the player has withdrawn.")
             return Role(side=side, entry_id=entry.pk, director=False)
     raise PermissionDenied("This report link is not valid for this match.")
 
