@@ -1,0 +1,378 @@
+"""Who may do what: every endpoint and page against six callers.
+
+Callers: anonymous, player 1 of match M, their opponent, another player of the
+event, the director of another tournament, the tournament's director. Each row of
+``MATRIX`` says who may pass; everybody else must be turned away (401 or a login
+redirect when anonymous, 403/404 when logged in) and never reach a service. The
+matrix must name every URL the site routes (``test_the_matrix_covers_every_url``).
+Private report links are checked apart: wrong, expired or for another match, they
+open nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from matches.models import Match, Submission
+from tests.resilience.world import World, build_world
+from tournament import services
+from tournament.models import Entry, Event, Series
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("anonymous", "player", "opponent", "other_player", "other_director", "director")
+SIGNED_IN = ROLES[1:]
+
+# Who may pass, by rule.
+RULES: dict[str, set[str]] = {
+    "public": set(ROLES),
+    "link": set(ROLES),  # the private key in the URL is the credential
+    "signed_in": set(SIGNED_IN),
+    "any_director": {"other_director", "director"},
+    "director": {"director"},
+    "match": {"player", "opponent", "director"},
+}
+
+
+@dataclass
+class Scene:
+    """The objects the matrix's URLs point at."""
+
+    world: World
+    match: Match  # round 1, slot 0: player vs opponent
+    series: Series
+
+    def __getattr__(self, name: str) -> Any:
+        w = self.world
+        values = {
+            "slug": w.tournament.slug,
+            "eslug": w.event.slug,
+            "event": w.event.pk,
+            "m": self.match.pk,
+            "r1": w.round(1).pk,
+            "r2": w.round(2).pk,
+            "p": self.match.entry1.player_id,  # type: ignore[union-attr]
+            "key": self.match.entry1.report_key,  # type: ignore[union-attr]
+            "draw": w.event.draws.first().pk,  # type: ignore[union-attr]
+            "series_slug": self.series.slug,
+            # An entry far from M: withdrawing or checking it in touches nobody here.
+            "entry": w.matches(1)[-1].entry2_id,
+        }
+        if name in values:
+            return values[name]
+        raise AttributeError(name)
+
+
+@dataclass(frozen=True)
+class Row:
+    method: str
+    path: str  # formatted with the scene's attributes
+    rule: str
+    body: dict[str, Any] | None = None
+    api: bool = False
+
+
+def api(method: str, path: str, rule: str, body: dict[str, Any] | None = None) -> Row:
+    return Row(method, "/api" + path, rule, body, api=True)
+
+
+MATRIX: list[Row] = [
+    # ---- public pages ------------------------------------------------------------
+    Row("GET", "/healthz", "public"),
+    Row("GET", "/", "public"),
+    Row("GET", "/t/{slug}/", "public"),
+    Row("GET", "/t/{slug}/scoreboard/", "public"),
+    Row("GET", "/t/{slug}/scoreboard/live/", "public"),
+    Row("GET", "/t/{slug}/{eslug}/", "public"),
+    Row("GET", "/t/{slug}/{eslug}/live/", "public"),
+    Row("GET", "/t/{slug}/{eslug}/print/", "public"),
+    Row("GET", "/t/{slug}/{eslug}/slips/", "public"),
+    Row("GET", "/t/{slug}/{eslug}/draws/{draw}/", "public"),
+    Row("GET", "/t/{slug}/{eslug}/results.csv", "public"),
+    Row("GET", "/t/{slug}/{eslug}/matches.zip", "public"),
+    Row("GET", "/matches/{m}/", "public"),
+    Row("GET", "/matches/{m}/live/", "public"),
+    Row("GET", "/players/{p}/", "public"),
+    Row("GET", "/players/{p}/matches.ics", "public"),
+    Row("GET", "/series/{series_slug}/", "public"),
+    # ---- a player's own pages ----------------------------------------------------
+    Row("GET", "/me/", "signed_in"),
+    Row("GET", "/r/{key}/", "link"),
+    Row("GET", "/r/{key}/emails/", "link"),
+    Row("POST", "/r/{key}/matches/{m}/game/", "link", {}),
+    Row("POST", "/r/{key}/matches/{m}/record/", "link", {}),
+    Row("POST", "/r/{key}/matches/{m}/confirm/", "link", {}),
+    Row("POST", "/r/{key}/matches/{m}/dispute/", "link", {}),
+    # ---- the director's console --------------------------------------------------
+    Row("GET", "/director/", "signed_in"),  # lists only the tournaments one directs
+    Row("GET", "/director/new/", "signed_in"),
+    Row("GET", "/director/disputes/", "any_director"),
+    Row("GET", "/director/matches/{m}/audit/", "director"),
+    Row("GET", "/director/t/{slug}/", "director"),
+    Row("GET", "/director/t/{slug}/new-event/", "director"),
+    Row("POST", "/director/t/{slug}/new-event/", "director", {}),
+    Row("GET", "/director/t/{slug}/import/", "director"),
+    Row("POST", "/director/t/{slug}/import/", "director", {}),
+    Row("GET", "/director/t/{slug}/events/{eslug}/", "director"),
+    Row("POST", "/director/t/{slug}/events/{eslug}/entries/", "director", {}),
+    Row("POST", "/director/t/{slug}/events/{eslug}/entries/{entry}/check-in/", "director", {}),
+    Row("POST", "/director/t/{slug}/events/{eslug}/entries/{entry}/withdraw/", "director", {}),
+    Row("POST", "/director/t/{slug}/events/{eslug}/draw/", "director", {}),
+    Row("POST", "/director/t/{slug}/events/{eslug}/lengths/", "director", {}),
+    Row("POST", "/director/t/{slug}/events/{eslug}/rounds/{r2}/start/", "director", {}),
+    Row("POST", "/director/t/{slug}/events/{eslug}/rounds/next/", "director", {}),
+    Row("GET", "/director/t/{slug}/events/{eslug}/matches/", "director"),
+    Row("GET", "/director/t/{slug}/matches/{m}/", "director"),
+    Row("POST", "/director/t/{slug}/matches/{m}/score/", "director", {}),
+    Row("POST", "/director/t/{slug}/matches/{m}/games/", "director", {}),
+    Row("POST", "/director/t/{slug}/matches/{m}/forfeit/", "director", {}),
+    Row("POST", "/director/t/{slug}/matches/{m}/penalty/", "director", {}),
+    Row("POST", "/director/t/{slug}/matches/{m}/correct/", "director", {}),
+    # ---- API: reading ------------------------------------------------------------
+    api("GET", "/schema/", "public"),
+    api("GET", "/docs/", "public"),
+    api("GET", "/players/", "public"),
+    api("GET", "/players/{p}/", "public"),
+    api("GET", "/players/{p}/ratings/", "public"),
+    api("GET", "/tournaments/", "public"),
+    api("GET", "/tournaments/{slug}/", "public"),
+    api("GET", "/tournaments/{slug}/events/", "public"),
+    api("GET", "/events/{event}/", "public"),
+    api("GET", "/events/{event}/entries/", "public"),
+    api("GET", "/events/{event}/bracket/", "public"),
+    api("GET", "/events/{event}/standings/", "public"),
+    api("GET", "/rounds/{r1}/", "public"),
+    api("GET", "/matches/", "public"),
+    api("GET", "/matches/{m}/", "public"),
+    api("GET", "/series/{series_slug}/leaderboard/", "public"),
+    # ---- API: managing -----------------------------------------------------------
+    api("POST", "/players/", "any_director", {}),
+    api("POST", "/players/import/", "any_director", {}),
+    api("POST", "/tournaments/", "any_director", {}),
+    api("POST", "/tournaments/{slug}/events/", "director", {}),
+    api("PATCH", "/events/{event}/", "director", {}),
+    api("POST", "/events/{event}/entries/", "director", {}),
+    api("POST", "/events/{event}/draw/", "director", {}),
+    api("POST", "/events/{event}/rounds/next/", "director", {}),
+    api("POST", "/entries/{entry}/check-in/", "director", {}),
+    api("POST", "/entries/{entry}/withdraw/", "director", {}),
+    api("PATCH", "/rounds/{r2}/", "director", {}),
+    api("POST", "/rounds/{r2}/start/", "director", {}),
+    api("PUT", "/rounds/{r2}/deadline/", "director", {}),
+    api("POST", "/matches/{m}/forfeit/", "director", {}),
+    api("POST", "/matches/{m}/walkover/", "director", {}),
+    api("POST", "/matches/{m}/penalty/", "director", {}),
+    api("POST", "/matches/{m}/correct/", "director", {}),
+    # ---- API: reporting ----------------------------------------------------------
+    api("POST", "/matches/{m}/games/", "match", {}),
+    api("POST", "/matches/{m}/report/", "match", {}),
+    api("POST", "/matches/{m}/record/", "match", {}),
+    api("POST", "/matches/{m}/confirm/", "match", {}),
+    api("POST", "/matches/{m}/dispute/", "match", {}),
+    api("POST", "/matches/{m}/resolve/", "director", {}),
+    api("GET", "/matches/{m}/submissions/", "director"),
+]
+
+#: Routes outside the matrix, with the reason.
+NOT_IN_MATRIX = {
+    "admin": "Django's admin: staff only, its own permission system",
+    "login": "tested by test_login_is_throttled and the CSRF test",
+    "logout": "tested by the CSRF test",
+    "api/auth/token/": "tested by test_login_is_throttled",
+}
+
+
+def _scene() -> Scene:
+    world = build_world(size=8, lengths=(3,))
+    series = Series.objects.create(name="Club Series", slug=f"series-{world.tournament.pk}")
+    world.tournament.series = series
+    world.tournament.save(update_fields=["series"])
+    return Scene(world=world, match=world.matches(1)[0], series=series)
+
+
+def _clients(scene: Scene) -> dict[str, Client]:
+    w, m = scene.world, scene.match
+    other_match = w.matches(1)[1]
+    users = {
+        "player": w.account_of(m.entry1),  # type: ignore[arg-type]
+        "opponent": w.account_of(m.entry2),  # type: ignore[arg-type]
+        "other_player": w.account_of(other_match.entry1),  # type: ignore[arg-type]
+        "other_director": w.other_director,
+        "director": w.director,
+    }
+    clients = {"anonymous": Client()}
+    for role, user in users.items():
+        client = Client()
+        client.force_login(user)
+        clients[role] = client
+    return clients
+
+
+def _send(client: Client, row: Row, scene: Scene) -> Any:
+    path = row.path.format_map(_Lookup(scene))
+    call: Callable[..., Any] = getattr(client, row.method.lower())
+    if row.method == "GET":
+        return call(path)
+    if row.api and not row.path.endswith("/record/"):
+        return call(path, row.body or {}, content_type="application/json")
+    return call(path, row.body or {})
+
+
+class _Lookup(dict):  # type: ignore[type-arg]
+    def __init__(self, scene: Scene) -> None:
+        super().__init__()
+        self.scene = scene
+
+    def __missing__(self, key: str) -> Any:
+        return getattr(self.scene, key)
+
+
+def _verdict(row: Row, role: str, response: Any) -> str | None:
+    """Why ``response`` is wrong for ``role`` on ``row`` (None when it is right)."""
+    code = response.status_code
+    if code >= 500:
+        return f"{code} (server error)"
+    allowed = role in RULES[row.rule]
+    if allowed:
+        if code in (401, 403, 404) or (
+            code == 302 and "/accounts/login/" in response.get("Location", "")
+        ):
+            return f"{code}: turned away, but {row.rule!r} lets {role} in"
+        return None
+    if role == "anonymous":
+        if row.api and code == 401:
+            return None
+        if not row.api and code == 302 and "/accounts/login/" in response["Location"]:
+            return None
+        return f"{code}: anonymous must get {'401' if row.api else 'the login page'}"
+    if code in (403, 404):
+        return None
+    return f"{code}: {role} must be turned away (403/404)"
+
+
+def test_every_endpoint_and_page_against_six_callers() -> None:
+    scene = _scene()
+    clients = _clients(scene)
+    stored = Submission.objects.count()
+    wrong: list[str] = []
+    for row in MATRIX:
+        # Turned-away callers first: what they try must not change anything for the others.
+        for role in sorted(ROLES, key=lambda r: r in RULES[row.rule]):
+            response = _send(clients[role], row, scene)
+            problem = _verdict(row, role, response)
+            if problem:
+                wrong.append(f"{row.method} {row.path} as {role}: {problem}")
+            if role not in RULES[row.rule] and row.rule == "match":
+                assert Submission.objects.count() == stored, (row.path, role)
+            stored = Submission.objects.count()
+    assert not wrong, "\n".join(wrong)
+
+
+def _route_names(patterns: list[Any], prefix: str = "") -> set[str]:
+    found: set[str] = set()
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            if str(pattern.pattern).startswith("admin/"):
+                found.add("admin")
+                continue
+            found |= _route_names(pattern.url_patterns, prefix + str(pattern.pattern))
+        elif isinstance(pattern, URLPattern):
+            found.add(prefix + str(pattern.pattern))
+    return found
+
+
+def _matrix_route(path: str) -> str:
+    """A matrix path as its URL pattern reads (``{m}`` -> ``<int:match_id>`` and so on)."""
+    return path
+
+
+def test_the_matrix_covers_every_url() -> None:
+    from django.urls import resolve
+
+    scene = _scene()
+    covered: set[str] = set()
+    for row in MATRIX:
+        match = resolve(row.path.format_map(_Lookup(scene)))
+        covered.add(match.route)
+    routes = _route_names(get_resolver().url_patterns)
+    missing = {
+        r
+        for r in routes - covered
+        if r not in NOT_IN_MATRIX and not any(r.startswith(f"accounts/{n}") for n in NOT_IN_MATRIX)
+    }
+    assert not missing, f"routes with no row in the permission matrix: {sorted(missing)}"
+
+
+# ---- private report links -----------------------------------------------------------
+
+
+@pytest.fixture
+def linked() -> Scene:
+    return _scene()
+
+
+def _game(client: Client, key: str, match: Match) -> Any:
+    return client.post(
+        f"/r/{key}/matches/{match.pk}/game/",
+        {"winner": match.entry1.player_id, "cube": 1, "result": "single", "ended_by": "play"},  # type: ignore[union-attr]
+    )
+
+
+def test_a_wrong_report_link_opens_nothing(linked: Scene) -> None:
+    client = Client()
+    for key in ("nope", linked.key[:-1], linked.key + "x", "%00", "a" * 200):
+        page = client.get(f"/r/{key}/")
+        assert page.status_code in (403, 404), key
+        assert _game(client, key, linked.match).status_code in (403, 404), key
+    assert not Submission.objects.exists()
+
+
+def test_a_report_link_for_another_match_opens_nothing(linked: Scene) -> None:
+    other = linked.world.matches(1)[1]
+    client = Client()
+    response = _game(client, linked.key, other)
+    assert response.status_code in (403, 404)
+    api = client.post(
+        f"/api/matches/{other.pk}/games/",
+        {"winner": other.entry1.player_id},  # type: ignore[union-attr]
+        content_type="application/json",
+        HTTP_X_REPORT_KEY=linked.key,
+    )
+    assert api.status_code == 403
+    assert not Submission.objects.filter(match=other).exists()
+
+
+def test_the_link_of_a_withdrawn_player_has_expired(linked: Scene) -> None:
+    entry = Entry.objects.get(pk=linked.match.entry1_id)
+    services.entry_withdraw(entry=entry, reason="went home")
+    client = Client()
+    assert client.get(f"/r/{entry.report_key}/").status_code in (403, 404)
+    api = client.post(
+        f"/api/matches/{linked.match.pk}/dispute/",
+        {"reason": "x"},
+        content_type="application/json",
+        HTTP_X_REPORT_KEY=entry.report_key,
+    )
+    assert api.status_code == 403
+    assert not Submission.objects.filter(via_entry=entry).exists()
+
+
+def test_the_links_of_a_finished_event_have_expired(linked: Scene) -> None:
+    Event.objects.filter(pk=linked.world.event.pk).update(status=Event.Status.FINISHED)
+    client = Client()
+    assert client.get(f"/r/{linked.key}/").status_code in (403, 404)
+    assert _game(client, linked.key, linked.match).status_code in (403, 404)
+    api = client.post(
+        f"/api/matches/{linked.match.pk}/games/",
+        {"winner": linked.match.entry1.player_id},  # type: ignore[union-attr]
+        content_type="application/json",
+        HTTP_X_REPORT_KEY=linked.key,
+    )
+    assert api.status_code == 403
+    assert not Submission.objects.exists()
