@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import schemathesis
+from django.core import signals
 from django.core.handlers.wsgi import WSGIHandler
+from django.db import close_old_connections
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
@@ -45,6 +49,22 @@ def load_schema(*, coverage: bool) -> Any:
     phases = ["examples", "fuzzing", "coverage"] if coverage else ["examples", "fuzzing"]
     schema.config.phases.update(phases=phases)
     return schema
+
+
+@contextmanager
+def connection_kept() -> Iterator[None]:
+    """Keep the test's database connection (and its transaction) across WSGI requests.
+
+    Django's handler closes connections at the end of each request; its test client
+    stops that, and so must an in-process WSGI app that shares the test transaction.
+    """
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    try:
+        yield
+    finally:
+        signals.request_started.connect(close_old_connections)
+        signals.request_finished.connect(close_old_connections)
 
 
 def fuzz_world() -> World:

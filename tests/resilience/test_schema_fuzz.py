@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,8 +16,9 @@ BUDGET = 5
 
 
 @pytest.fixture
-def world(db: None) -> World:
-    return schema_fuzz.fuzz_world()
+def world(db: None) -> Iterator[World]:
+    with schema_fuzz.connection_kept():
+        yield schema_fuzz.fuzz_world()
 
 
 schema = schema_fuzz.load_schema(coverage=False)
