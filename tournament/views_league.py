@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tournament import exports
 from tournament.models import Entry, Event, Player, Series
 from tournament.public.caching import Page, cached_page
+from tournament.public.delivery import page_response
 from tournament.services.notify_prefs import player_notify_set
 from tournament.services.series import series_leaderboard
 
@@ -89,7 +90,8 @@ def series_page(request: HttpRequest, slug: str) -> HttpResponse:
         }
 
     page, version = cached_page("series", "site", 0, build, series.pk)
-    return render(request, "public/shell.html", {"page": page, "version": version})
+    assert page is not None  # only a live poll ("unless") gets None
+    return page_response(request, page, version)
 
 
 @require_http_methods(["GET", "POST"])
