@@ -228,8 +228,8 @@ def submission_run(
         # Only reachable if two reports got past the row lock at once (it cannot on
         # PostgreSQL): the database's unique constraints kept the second one out.
         conflict = Conflict(
-            "This game was recorded by another report at the same moment; reload the match.",
-            code="game-already-recorded",
+            "Another report of this match was recorded at the same moment; reload the match.",
+            code="conflict",
         )
         submission_reject(
             match_id=match_id, kind=kind, actor=actor, meta=meta, payload=payload, error=conflict
