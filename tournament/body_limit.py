@@ -1,0 +1,52 @@
+"""Refuse an oversized upload before anything reads its body.
+
+Django's CSRF check reads ``request.POST`` (parsing a whole multipart upload to a
+temporary file) before a view can look at ``Content-Length``. This middleware sits
+in front of it: a request that declares more than a match file's limit (plus room
+for the form around it) is answered 413 unread. API requests without a session are
+left to their view, which refuses them unread too and stores the attempt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from matches.services.records import file_too_large, max_file_bytes
+
+#: Room for the multipart envelope and the other fields around an uploaded file.
+ENVELOPE = 64 * 1024
+
+
+def _declared_length(request: HttpRequest) -> int:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
+
+
+class BodyLimitMiddleware:
+    """413 for bodies over ``MATCH_FILE_MAX_BYTES`` + the envelope, before CSRF reads them."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        length = _declared_length(request)
+        if length > max_file_bytes() + ENVELOPE:
+            api = request.path.startswith("/api/")
+            if not api or settings.SESSION_COOKIE_NAME in request.COOKIES:
+                error = file_too_large(length)
+                body = {
+                    "code": error.error_code,
+                    "message": str(error.detail),
+                    "detail": error.extra,
+                }
+                if api:
+                    return JsonResponse(body, status=413)
+                return HttpResponse(
+                    f"{error.detail}\n", status=413, content_type="text/plain; charset=utf-8"
+                )
+        return self.get_response(request)
