@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import factory
 from factory.django import DjangoModelFactory
@@ -115,3 +116,11 @@ class MatchFactory(DjangoModelFactory):
     length = factory.SelfAttribute("round.match_length")
     crawford = factory.SelfAttribute("event.crawford")
     status = Match.Status.READY
+
+
+def grant_tournament_creation(user: Any) -> Any:
+    """Let ``user`` create tournaments (the add-tournament permission), as staff would."""
+    from django.contrib.auth.models import Permission
+
+    user.user_permissions.add(Permission.objects.get(codename="add_tournament"))
+    return user

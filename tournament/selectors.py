@@ -38,6 +38,17 @@ def user_directs(user: User | Any, tournament: Tournament | int) -> bool:
     return Tournament.objects.filter(pk=tournament_id, directors=user).exists()
 
 
+def user_may_create_tournaments(user: User | Any) -> bool:
+    """Staff, holders of the add-tournament permission and existing directors create tournaments."""
+    if not user or not user.is_authenticated:
+        return False
+    return bool(
+        user.is_staff
+        or user.has_perm("tournament.add_tournament")
+        or user.directed_tournaments.exists()
+    )
+
+
 def tournaments_directed_by(user: User) -> QuerySet[Tournament]:
     """The tournaments ``user`` manages (all of them for staff)."""
     if user.is_staff or user.is_superuser:

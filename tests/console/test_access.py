@@ -11,7 +11,9 @@ from tests.factories import (
     EventFactory,
     TournamentFactory,
     UserFactory,
+    grant_tournament_creation,
 )
+from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -122,3 +124,15 @@ def test_csrf_is_enforced():
     assert 'id="entry-' in response.content.decode()
     entry.refresh_from_db()
     assert entry.status == "registered"
+
+
+def test_only_directors_and_staff_may_create_tournaments(client):
+    player = UserFactory(username="just-a-player")
+    client.force_login(player)
+    assert client.get("/director/new/").status_code == 403
+    assert client.post("/director/new/", {"name": "Rogue Open", "slug": "rogue"}).status_code == 403
+    assert not Tournament.objects.filter(slug="rogue").exists()
+
+    grant_tournament_creation(player)
+    assert client.post("/director/new/", {"name": "Real Open", "slug": "real"}).status_code == 302
+    assert Tournament.objects.get(slug="real").directors.filter(pk=player.pk).exists()

@@ -14,7 +14,7 @@ from django.test import Client
 
 from matches.models import Match
 from tests.console.test_weekend import Console, ok, players_csv
-from tests.factories import DEFAULT_PASSWORD, UserFactory
+from tests.factories import DEFAULT_PASSWORD, UserFactory, grant_tournament_creation
 from tournament.models import Entry, Event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -62,7 +62,7 @@ def browser_page():
 
 def _weekend_in_progress() -> tuple[str, Event]:
     """A 24-player Main drawn with round 1 played and round 2 half played, via the console."""
-    director = UserFactory(username="director")
+    director = grant_tournament_creation(UserFactory(username="director"))
     client = Client()
     client.force_login(director)
     ok(client.post("/director/new/", {"name": "Autumn Open", "slug": "autumn", "venue": "Hotel"}))

@@ -16,7 +16,7 @@ import pytest
 from django.test import Client
 
 from matches.models import Match
-from tests.factories import UserFactory
+from tests.factories import UserFactory, grant_tournament_creation
 from tournament.models import Entry, Event, Player, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -125,7 +125,7 @@ def _refreshed(event: Event) -> Event:
 
 
 def test_a_37_player_weekend_from_a_csv_to_three_champions(client):
-    director = UserFactory(username="td")
+    director = grant_tournament_creation(UserFactory(username="td"))
     client.force_login(director)
 
     ok(

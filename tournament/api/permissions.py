@@ -10,7 +10,7 @@ from rest_framework.request import Request
 
 from matches.models import Match
 from tournament.models import Entry, Event, Round, Tournament
-from tournament.selectors import user_directs
+from tournament.selectors import user_directs, user_may_create_tournaments
 
 
 def tournament_id_of(obj: Any) -> int:
@@ -63,11 +63,4 @@ class CanCreateTournament(BasePermission):
     def has_permission(self, request: Request, view: Any) -> bool:
         if request.method in SAFE_METHODS:
             return True
-        user = request.user
-        if not user or not user.is_authenticated:
-            return False
-        return bool(
-            user.is_staff
-            or user.has_perm("tournament.add_tournament")
-            or user.directed_tournaments.exists()
-        )
+        return user_may_create_tournaments(request.user)

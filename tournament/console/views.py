@@ -14,7 +14,7 @@ from typing import Any
 from django import forms as django_forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from rest_framework.exceptions import APIException
 
 from tournament.console import forms, selectors
+from tournament.selectors import user_may_create_tournaments
 from tournament.services.console_extras import (
     entry_check_in_undo,
     entry_register_player,
@@ -103,6 +104,8 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def tournament_new(request: HttpRequest) -> HttpResponse:
     """Create a tournament; its creator directs it."""
+    if not user_may_create_tournaments(request.user):
+        raise PermissionDenied("Ask the site's staff to make you a director.")
     form = forms.TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         tournament = call_service(
