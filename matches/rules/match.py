@@ -12,7 +12,7 @@ reported without its moves (what the REST API receives) and returns the next sta
 >>> validate_game_report(state, rules, GameReport(winner=1, cube=2, result="single"))
 Traceback (most recent call last):
 ...
-matches.rules.errors.BadCubeValue: the cube must stay at 1 in the Crawford game, not 2
+matches.rules.errors.DoubleInCrawford: no double may be offered in the Crawford game: its cube stays at 1, not 2
 """
 
 from __future__ import annotations
@@ -395,8 +395,11 @@ def check_game_report(state: MatchState, rules: MatchRules, report: GameReport) 
                 game=game,
             )
         if report.cube != 1:
-            raise BadCubeValue(
-                f"the cube must stay at 1 in the Crawford game, not {report.cube}", game=game
+            # A cube above 1 means someone doubled: match play has no automatic doubles.
+            raise DoubleInCrawford(
+                f"no double may be offered in the Crawford game: its cube stays at 1, "
+                f"not {report.cube}",
+                game=game,
             )
     turned = report.cube > 1 if report.doubles is None else False
     if doubles:

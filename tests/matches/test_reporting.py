@@ -77,14 +77,15 @@ def test_the_crawford_game_is_derived_and_refuses_a_double(table: Table) -> None
     )
     assert error.code == "double-in-crawford"
     assert error.game == 3
+    # A doubled result without the doubles listed (the phone form) is refused the same way.
     refused_cube = refused(RulesError, report, table, table.link2, table.p2, cube=2)
-    assert refused_cube.code == "bad-cube-value"
+    assert refused_cube.code == "double-in-crawford"
     match = report(table, table.link2, table.p2)  # the Crawford game, undoubled
     game = match.games.get(number=3)
     assert game.crawford
     assert (match.score1, match.score2) == (6, 1)
     rejected = Submission.objects.filter(match=match, status="rejected").order_by("version")
-    assert [s.error_code for s in rejected] == ["double-in-crawford", "bad-cube-value"]
+    assert [s.error_code for s in rejected] == ["double-in-crawford", "double-in-crawford"]
     assert rejected[0].error_detail["game"] == 3
     assert [s.version for s in match.submissions.all()] == [1, 2, 3, 4, 5]
     # Post-Crawford, the cube is free again.
@@ -269,7 +270,7 @@ def test_a_whole_match_report_must_add_up_and_finish(table: Table) -> None:
     crawford_double = seven_three(table)
     crawford_double[3] = GameInput(winner=table.p2, cube=2)
     bad = refused(RulesError, whole, table, table.link1, crawford_double)
-    assert (bad.code, bad.game) == ("bad-cube-value", 4)
+    assert (bad.code, bad.game) == ("double-in-crawford", 4)
     assert table.refresh().games.count() == 0
     assert table.match.submissions.filter(status="rejected").count() == 3
 

@@ -135,7 +135,12 @@ def test_a_simple_report_moves_the_score() -> None:
     [
         (MatchState.start(7), MatchRules(7), GameReport(winner=0, cube=3), BadCubeValue),
         (MatchState.start(7), MatchRules(7), GameReport(winner=0, cube=0), BadCubeValue),
-        (MatchState.start(5, (4, 1)), MatchRules(5), GameReport(winner=1, cube=2), BadCubeValue),
+        (
+            MatchState.start(5, (4, 1)),
+            MatchRules(5),
+            GameReport(winner=1, cube=2),
+            DoubleInCrawford,
+        ),
         (
             MatchState.start(5, (4, 1)),
             MatchRules(5),
