@@ -202,3 +202,13 @@ def bracket_state(event_id: int) -> list[tuple[object, ...]]:
         )
     )
     return [tuple(r) for r in rows]
+
+
+def bracket_by_place(event_id: int, player_ids: list[int]) -> list[tuple[object, ...]]:
+    """``bracket_state`` with players named by their place in ``player_ids``, so that two
+    events built alike (a run with faults and one without) compare equal."""
+    index = {pk: i for i, pk in enumerate(player_ids)}
+    return [
+        tuple(index.get(v, v) if n in (3, 4, 6) else v for n, v in enumerate(row))  # type: ignore[call-overload]
+        for row in bracket_state(event_id)
+    ]

@@ -19,7 +19,7 @@ from rest_framework.test import APIClient
 from matches.models import Match, Submission
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
 from tests.resilience.concurrency import run_at_once
-from tests.resilience.invariants import assert_invariants, bracket_state
+from tests.resilience.invariants import assert_invariants, bracket_by_place
 from tests.resilience.world import World, build_world, play_to_end
 from tournament import services
 from tournament.models import Event, Round
@@ -186,12 +186,7 @@ def test_director_corrects_results_while_the_next_round_starts(
 
 
 def _positions(world: World) -> list[tuple[object, ...]]:
-    """The bracket with players named by their place in the field (worlds differ in ids)."""
-    index = {p.pk: i for i, p in enumerate(world.players)}
-    return [
-        tuple(index.get(v, v) if n in (3, 4, 6) else v for n, v in enumerate(row))  # type: ignore[call-overload]
-        for row in bracket_state(world.event.pk)
-    ]
+    return bracket_by_place(world.event.pk, [p.pk for p in world.players])
 
 
 def test_director_corrects_a_result_while_the_next_swiss_round_is_paired(
