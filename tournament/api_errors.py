@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -61,6 +62,19 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(
             {"code": exc.code, "message": exc.message, "detail": {**exc.as_dict(), **exc.data}},
             status=status.HTTP_400_BAD_REQUEST,
+        )
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        # The database is unreachable (restarting, failing over): ask the client to retry.
+        return Response(
+            {
+                "code": "service-unavailable",
+                "message": "The database cannot be reached just now. Try again in a few "
+                "seconds (a game report sent again with its game_number is never counted "
+                "twice).",
+                "detail": {},
+            },
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": "5"},
         )
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(
