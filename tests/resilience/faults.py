@@ -158,3 +158,61 @@ def backends_waiting_for_a_lock() -> int:
             "WHERE datname = current_database() AND wait_event_type = 'Lock'"
         )
         return int(cursor.fetchone()[0])
+
+
+@dataclass
+class WebServer:
+    """gunicorn serving the site against the test database (and this run's Redis)."""
+
+    workers: int = 2
+    port: int = field(default_factory=free_port)
+    proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> WebServer:
+        from tournament.celery import app
+
+        db = settings.DATABASES["default"]
+        env = {
+            **os.environ,
+            "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+            "REDIS_URL": settings.REDIS_URL,
+            "CELERY_QUEUE": app.conf.task_default_queue,
+            "CACHE_KEY_PREFIX": settings.CACHES["default"]["KEY_PREFIX"],
+            "SECRET_KEY": settings.SECRET_KEY,
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "GUNICORN_BIND": f"127.0.0.1:{self.port}",
+            "WEB_CONCURRENCY": str(self.workers),
+            "LOG_LEVEL": "ERROR",
+        }
+        env.pop("DEBUG", None)
+        self.proc = subprocess.Popen(
+            [
+                str(Path(sys.executable).parent / "gunicorn"),
+                *(
+                    "tournament.wsgi",
+                    "-c",
+                    "deploy/gunicorn.conf.py",
+                    "--access-logfile",
+                    "/dev/null",
+                ),
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        _wait_port(self.port, timeout=30)
+        return self
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
