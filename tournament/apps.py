@@ -8,6 +8,7 @@ class TournamentConfig(AppConfig):
     def ready(self) -> None:
         from tournament import (  # noqa: F401 - register the checks, connect the receivers
             checks,
+            notifications,  # its task must be known to a worker's main process
             receivers,
             receivers_ratings,
         )
