@@ -149,6 +149,23 @@ def start_stack(workers: int) -> Stack:
     return stack
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) of a process and its children so far, from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    pids = [pid]
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    if children.exists():
+        pids += [int(p) for p in children.read_text().split()]
+    for one in pids:
+        try:
+            fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 def drop_database(db_name: str) -> None:
     with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{db_name}" WITH (FORCE)')
@@ -196,6 +213,8 @@ def percentile(values: list[float], p: float) -> float:
 
 
 SCORES = re.compile(r'<td class="big">(\d+)</td>')
+#: Share of matches whose reports are followed to the public page (each poll is a request).
+SAMPLED = 0.1
 
 
 @dataclass
@@ -283,7 +302,7 @@ def play(base: str, event: Event, clients: int, deadline: float, tally: Tally, s
 
     def watch(api: httpx.Client, match_id: int, score: list[int], accepted_at: float) -> None:
         while time.monotonic() < deadline:
-            html = api.get(f"/matches/{match_id}/").text
+            html = timed(tally, api, "page", "GET", f"/matches/{match_id}/").text
             if [int(s) for s in SCORES.findall(html)[:2]] == score:
                 with tally.lock:
                     tally.page_delays.append(time.perf_counter() - accepted_at)
@@ -300,7 +319,7 @@ def play(base: str, event: Event, clients: int, deadline: float, tally: Tally, s
                 with rng_lock:
                     winner_side = rng.choice((1, 2))
                     loser_first = rng.random() < 0.5
-                    sample = rng.random() < 0.15
+                    sample = rng.random() < SAMPLED
                 play_match(api, match, winner_side, loser_first, sample)
 
     def play_match(
@@ -402,13 +421,17 @@ def main(argv: list[str] | None = None) -> int:
         event, _token = set_up(stack.base, args.players, args.length, tally)
         setup_seconds = time.perf_counter() - started
         setup_requests = sum(n for (k, _), n in tally.statuses.items() if k == "setup")
+        web, worker = stack.procs[1].pid, stack.procs[2].pid
+        cpu_before = (cpu_seconds(web), cpu_seconds(worker))
         play_started = time.perf_counter()
         finished = play(
             stack.base, event, args.clients, time.monotonic() + args.deadline, tally, args.seed
         )
         play_seconds = time.perf_counter() - play_started
+        cpu_web = cpu_seconds(web) - cpu_before[0]
+        cpu_worker = cpu_seconds(worker) - cpu_before[1]
         problems = check(event.id, tally)
-        play_kinds = ("game", "confirm", "list", "event")
+        play_kinds = ("game", "confirm", "list", "event", "page")
         play_requests = sum(n for (k, _), n in tally.statuses.items() if k in play_kinds)
         reports = sum(n for (k, _), n in tally.statuses.items() if k in ("game", "confirm"))
         everything = [s for k in play_kinds for s in tally.samples[k]]
@@ -427,6 +450,9 @@ def main(argv: list[str] | None = None) -> int:
                 "reports_per_s": round(reports / play_seconds, 1),
                 "p50_ms": round(statistics.median(everything) * 1000, 1) if everything else 0,
                 "p99_ms": round(percentile(everything, 99) * 1000, 1),
+                "web_cpu_ms_per_request": round(cpu_web / max(play_requests, 1) * 1000, 1),
+                "worker_cpu_s": round(cpu_worker, 1),
+                "load_average": os.getloadavg()[0],
             },
             "latency_ms": {
                 kind: {
@@ -453,6 +479,16 @@ def main(argv: list[str] | None = None) -> int:
         connections.close_all()
         stack.stop()
         drop_database(stack.db_name)
+    worker_log = (ROOT / "bench" / "out" / "load-worker.log").read_text(errors="replace")
+    worker_errors = [
+        line for line in worker_log.splitlines() if "Traceback" in line or "ERROR" in line
+    ]
+    report["worker_errors"] = len(worker_errors)
+    if worker_errors:
+        report["invariant_problems"] = [
+            *report.get("invariant_problems", []),
+            f"the Celery worker logged {len(worker_errors)} errors (bench/out/load-worker.log)",
+        ]
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(report, indent=1))
     print(json.dumps(report, indent=1))
