@@ -111,7 +111,7 @@ MATRIX: list[Row] = [
     Row("POST", "/r/{key}/matches/{m}/dispute/", "link", {}),
     # ---- the director's console --------------------------------------------------
     Row("GET", "/director/", "signed_in"),  # lists only the tournaments one directs
-    Row("GET", "/director/new/", "signed_in"),
+    Row("GET", "/director/new/", "any_director"),  # directors create tournaments
     Row("GET", "/director/disputes/", "any_director"),
     Row("GET", "/director/matches/{m}/audit/", "director"),
     Row("GET", "/director/t/{slug}/", "director"),
