@@ -14,7 +14,8 @@ log = logging.getLogger(__name__)
 match_completed = Signal()
 
 #: Sent after any accepted change of a match's score or state commits (live pages).
-#: Keywords: ``match_id``, ``event_id``.
+#: Keywords: ``match_id``, ``event_id``, ``tournament_id`` (``None`` when the sender did
+#: not have it at hand: listeners look it up).
 match_changed = Signal()
 
 
@@ -25,14 +26,23 @@ def announce_match_completed(match_id: int, event_id: int) -> None:
     )
 
 
-def announce_match_changed(match_id: int, event_id: int) -> None:
-    """Announce, once the current transaction commits, that a match's score or state changed."""
+def announce_match_changed(
+    match_id: int, event_id: int, *, tournament_id: int | None = None
+) -> None:
+    """Announce, once the current transaction commits, that a match's score or state changed.
+
+    Senders that loaded the match's event pass its ``tournament_id``: listeners then
+    need no query to find the tournament's pages.
+    """
     transaction.on_commit(
-        lambda: _send(match_changed, match_id=match_id, event_id=event_id), robust=True
+        lambda: _send(
+            match_changed, match_id=match_id, event_id=event_id, tournament_id=tournament_id
+        ),
+        robust=True,
     )
 
 
-def _send(signal: Signal, **kwargs: int) -> None:
+def _send(signal: Signal, **kwargs: int | None) -> None:
     for receiver, result in signal.send_robust(sender=None, **kwargs):
         if isinstance(result, Exception):
             log.error("receiver %r failed for %s: %r", receiver, kwargs, result)

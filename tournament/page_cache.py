@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import logging
 from functools import partial
+from typing import Any
 
-from django.core.cache import cache
+from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
+from django.core.cache.backends.redis import RedisCache
 from django.db import transaction
 
 log = logging.getLogger(__name__)
@@ -42,6 +44,33 @@ def bump(scope: str, ident: int | str) -> None:
         cache.set(key, 2, VERSION_TTL)
 
 
+def bump_many(*scopes: tuple[str, int | str]) -> None:
+    """Bump several versions at once: one round trip to Redis, :func:`bump` each otherwise.
+
+    On Redis each version is created at 1 if missing (``SET NX``, with the versions' TTL)
+    and then incremented, so a missing one becomes 2 as with :func:`bump`.
+    """
+    client = _redis_client()
+    if client is None:
+        for scope, ident in scopes:
+            bump(scope, ident)
+        return
+    with client.pipeline(transaction=False) as pipe:
+        for scope, ident in scopes:
+            key = cache.make_and_validate_key(version_key(scope, ident))
+            pipe.set(key, 1, ex=VERSION_TTL, nx=True)
+            pipe.incr(key)
+        pipe.execute()
+
+
+def _redis_client() -> Any:
+    """The Redis client behind the default cache, or ``None`` for any other backend."""
+    backend = caches[DEFAULT_CACHE_ALIAS]
+    if not isinstance(backend, RedisCache):
+        return None
+    return backend._cache.get_client(write=True)
+
+
 def page_key(name: str, scope: str, ident: int | str, *parts: object) -> str:
     """A cache key for page ``name`` that changes whenever ``scope`` ``ident`` is bumped."""
     tail = ":".join(str(p) for p in parts)
@@ -50,10 +79,10 @@ def page_key(name: str, scope: str, ident: int | str, *parts: object) -> str:
 
 def invalidate_event(event_id: int, tournament_id: int | None = None) -> None:
     """An event's result changed: its pages and its tournament's pages are stale."""
-    bump("event", event_id)
+    scopes: list[tuple[str, int | str]] = [("event", event_id), ("site", 0)]
     if tournament_id is not None:
-        bump("tournament", tournament_id)
-    bump("site", 0)
+        scopes.insert(1, ("tournament", tournament_id))
+    bump_many(*scopes)
 
 
 def invalidate_event_on_commit(event_id: int, tournament_id: int) -> None:

@@ -26,14 +26,29 @@ def queue_match_completed(sender: object, *, match_id: int, **kwargs: object) ->
 
 
 @receiver(match_changed)
-def invalidate_pages(sender: object, *, match_id: int, event_id: int, **kwargs: object) -> None:
-    """A score changed: live pages of its event must not be served from the cache."""
+def invalidate_pages(
+    sender: object,
+    *,
+    match_id: int,
+    event_id: int,
+    tournament_id: int | None = None,
+    **kwargs: object,
+) -> None:
+    """A score changed: live pages of its event must not be served from the cache.
+
+    The tournament comes with the signal when the sender knew it (reports do), else
+    from the event.
+    """
     from tournament.models import Event
 
     try:
-        tournament_id = (
-            Event.objects.filter(pk=event_id).values_list("tournament_id", flat=True).first()
-        )
+        if tournament_id is None:
+            tournament_id = (
+                Event.objects.filter(pk=event_id)
+                .order_by()
+                .values_list("tournament_id", flat=True)
+                .first()
+            )
         page_cache.invalidate_event(event_id, tournament_id)
     except Exception:  # cache down: pages are rebuilt when it is back
         log.warning("could not invalidate pages of event %s", event_id, exc_info=True)

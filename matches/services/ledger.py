@@ -252,7 +252,7 @@ def _apply(match: Match, outcome: Outcome, submission: Submission) -> None:
         Game.objects.bulk_create(outcome.games)
     if outcome.match_changed:
         match.save(update_fields=MATCH_FIELDS)
-        announce_match_changed(match.pk, match.event_id)
+        announce_match_changed(match.pk, match.event_id, tournament_id=match.event.tournament_id)
     if outcome.completed:
         announce_match_completed(match.pk, match.event_id)
     if outcome.games_after is not None and outcome.error is None:
