@@ -10,6 +10,7 @@ tournament; directing a tournament gives rights on its matches only.
 from __future__ import annotations
 
 import hmac
+import string
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
@@ -54,11 +55,17 @@ class Role:
         return self.side is not None
 
 
+#: The characters of a report key (``secrets.token_urlsafe``).
+REPORT_KEY_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
+
+
 def entry_by_report_key(*, key: str) -> Entry:
     """The entry a private report link belongs to; 403 for an unknown or expired link."""
+    key = (key or "").strip()
+    # Keys are URL-safe tokens; anything else (a NUL byte breaks a PostgreSQL query) is no key.
     entry = (
-        Entry.objects.select_related("player", "event").filter(report_key=key.strip()).first()
-        if key and key.strip()
+        Entry.objects.select_related("player", "event").filter(report_key=key).first()
+        if key and len(key) <= 64 and REPORT_KEY_CHARS.issuperset(key)
         else None
     )
     if entry is None:
