@@ -70,9 +70,10 @@ def broker_and_cache(url: str) -> Iterator[None]:
     from tournament.celery import app
 
     def reset_pools() -> None:
-        if app._pool is not None:
-            app._pool.force_close_all()
-        app._after_fork()  # forget the connection and producer pools
+        from kombu import pools
+
+        pools.reset()  # close every broker connection pool and forget them (kombu's registry)
+        app._after_fork()  # and the app's references to them
 
     old = app.conf.broker_url
     caches = {
@@ -216,3 +217,26 @@ class WebServer:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+def wait_until_worker_idle(timeout: float = 30.0) -> None:
+    """Wait until this run's queue is empty and no worker runs a task of ours.
+
+    A test's tasks (advances, ratings, emails) may still run after its last assertion;
+    flushing the database under them deadlocks (TRUNCATE against their row locks).
+    """
+    from tournament.celery import app
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with app.connection_for_write() as conn:
+            try:
+                waiting = conn.default_channel.queue_declare(
+                    app.conf.task_default_queue, passive=True
+                ).message_count
+            except Exception:  # Redis has no such list: nothing waits
+                waiting = 0
+        busy = app.control.inspect(timeout=0.5).active() or {}
+        if not waiting and not any(busy.values()):
+            return
+        time.sleep(0.2)

@@ -8,6 +8,7 @@ import pytest
 from matches.models import Game, Match, Submission
 from tests.resilience.invariants import assert_invariants, invariant_violations
 from tests.resilience.world import World, build_world, play_to_end
+from tournament.services.advance import match_advance
 
 pytestmark = pytest.mark.django_db
 
@@ -19,6 +20,7 @@ def played(django_capture_on_commit_callbacks) -> World:  # type: ignore[no-unty
     for match in world.matches(1):
         with django_capture_on_commit_callbacks(execute=True):
             play_to_end(match, winner_side=1)
+        match_advance(match_id=match.pk)  # what the task does (no worker sees this transaction)
     return world
 
 

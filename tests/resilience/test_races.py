@@ -10,7 +10,7 @@ every request reached the database as a stored submission.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -19,12 +19,20 @@ from rest_framework.test import APIClient
 from matches.models import Match, Submission
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
 from tests.resilience.concurrency import run_at_once
+from tests.resilience.faults import wait_until_worker_idle
 from tests.resilience.invariants import assert_invariants, bracket_by_place
 from tests.resilience.world import World, build_world, play_to_end
 from tournament import services
 from tournament.models import Event, Round
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def _worker_idle_at_the_end(celery_worker_process: Any) -> Iterator[None]:
+    yield
+    wait_until_worker_idle()
+
 
 #: What a racing request may be answered: done, refused with a reason, or "changed under you".
 CLEAN = {200, 201, 400, 403, 409}

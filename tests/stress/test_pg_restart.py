@@ -24,7 +24,7 @@ import pytest
 from django.db import connections
 
 from matches.models import Game, Match, Submission
-from tests.resilience.faults import WebServer
+from tests.resilience.faults import WebServer, wait_until_worker_idle
 from tests.resilience.invariants import assert_invariants
 from tests.resilience.world import build_world
 
@@ -140,3 +140,4 @@ def test_requests_during_a_postgresql_restart_fail_cleanly_and_lose_nothing(
         timeout=90,
     )
     assert_invariants(event_ids=[world.event.pk])
+    wait_until_worker_idle()
