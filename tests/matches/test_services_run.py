@@ -24,6 +24,7 @@ from django.conf import settings
 from django.db import connections
 from django.test import override_settings
 from django.utils import timezone
+from kombu import pools as kombu_pools
 
 from matches.models import Game, Match, Submission
 from tests.matches.test_api import Bracket, game, make_bracket
@@ -84,10 +85,16 @@ def private_redis() -> Iterator[PrivateRedis]:
 
 
 def _reset_producers() -> None:
+    """Drop every pooled broker connection, so the next task is sent to the broker now set.
+
+    kombu keeps producer pools in a process-wide registry as well as on the app:
+    closing only the app's leaves a closed pool there for the next test to acquire.
+    """
     if app._pool is not None:
         app._pool.force_close_all()
     app._pool = None
     app.amqp._producer_pool = None
+    kombu_pools.reset()
 
 
 @contextmanager
