@@ -10,7 +10,7 @@ every request reached the database as a stored submission.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,6 +21,13 @@ from tests.factories import PlayerFactory, TournamentFactory, UserFactory
 from tests.resilience.concurrency import run_at_once
 from tests.resilience.faults import wait_until_worker_idle
 from tests.resilience.invariants import assert_invariants, bracket_by_place
+from tests.resilience.racing import (
+    CLEAN,
+    link_headers,
+    post_call,
+    race_matches,
+    token_headers,
+)
 from tests.resilience.world import World, build_world, play_to_end
 from tournament import services
 from tournament.models import Event, Round
@@ -34,32 +41,6 @@ def _worker_idle_at_the_end(celery_worker_process: Any) -> Iterator[None]:
     wait_until_worker_idle()
 
 
-#: What a racing request may be answered: done, refused with a reason, or "changed under you".
-CLEAN = {200, 201, 400, 403, 409}
-#: Refusals before a request counts as a report about the match (nothing to store).
-NOT_A_REPORT = {"not-authenticated", "permission-denied"}
-
-
-def _post(headers: dict[str, str], path: str, body: dict[str, Any]) -> Callable[[], int]:
-    def call() -> int:
-        response = APIClient().post(path, body, format="json", **headers)
-        assert response.status_code < 500, (path, body, response.content[:500])
-        if response.status_code >= 400:
-            assert set(response.json()) == {"code", "message", "detail"}, response.json()
-            return response.status_code, response.json()["code"]
-        return response.status_code, ""
-
-    return call
-
-
-def _token(world: World, user: Any) -> dict[str, str]:
-    return {"HTTP_AUTHORIZATION": f"Token {world.token(user)}"}
-
-
-def _link(entry: Any) -> dict[str, str]:
-    return {"HTTP_X_REPORT_KEY": entry.report_key}
-
-
 def _stored(match: Match) -> int:
     return Submission.objects.filter(match=match).count()
 
@@ -69,52 +50,15 @@ def test_many_clients_report_confirm_and_dispute_one_match_at_once(
 ) -> None:
     world = build_world(size=2, lengths=(5,))
     (match,) = world.matches(1)
-    e1, e2 = match.entry1, match.entry2
+    e1 = match.entry1
     assert e1 is not None
-    assert e2 is not None
-    p1, p2 = e1.player_id, e2.player_id
-    callers = {
-        "p1-token": _token(world, world.account_of(e1)),
-        "p1-link": _link(e1),
-        "p2-token": _token(world, world.account_of(e2)),
-        "p2-link": _link(e2),
-        "director": _token(world, world.director),
-    }
-    base = f"/api/matches/{match.pk}"
-    players = [k for k in callers if k != "director"]
-    rng = random.Random(8)
-    stored = 0
-    answers: list[int] = []
-    for _wave in range(8):
-        match.refresh_from_db()
-        next_game = match.games.filter(voided=False).count() + 1
-        calls = [_post(callers["director"], f"{base}/resolve/", {"note": "play on"})]
-        for _ in range(23):
-            who = rng.choice(players)
-            kind = rng.choices(["game", "confirm", "dispute", "report"], weights=[12, 3, 1, 1])[0]
-            if kind == "game":
-                winner = p1 if rng.random() < 0.85 else p2
-                body: dict[str, Any] = {"winner": winner}
-                if rng.random() < 0.8:
-                    body["game_number"] = next_game
-                calls.append(_post(callers[who], f"{base}/games/", body))
-            elif kind == "confirm":
-                calls.append(_post(callers[rng.choice(list(callers))], f"{base}/confirm/", {}))
-            elif kind == "dispute":
-                calls.append(_post(callers[who], f"{base}/dispute/", {"reason": "wrong score"}))
-            else:
-                games = [{"winner": p1}] * 5
-                calls.append(_post(callers[who], f"{base}/report/", {"games": games}))
-        outcomes = run_at_once(calls)
-        errors = [o.error for o in outcomes if o.error is not None]
-        assert not errors, errors
-        answers += [o.value[0] for o in outcomes]
-        # Everything is stored but requests turned away at the door (an expired link).
-        stored += sum(o.value[1] not in NOT_A_REPORT for o in outcomes)
-        assert_invariants(match_ids=[match.pk], submissions={match.pk: stored})
+    p1 = e1.player_id
+    answers, stored = race_matches(world, [match], waves=8, clients=24, seed=8)
     assert set(answers) <= CLEAN, sorted(set(answers))
     assert 201 in answers, "no game was ever accepted"
     assert 409 in answers, "the race never collided"
+    callers = {"director": token_headers(world, world.director)}
+    base = f"/api/matches/{match.pk}"
 
     # The director's decision is final: five single games for player 1.
     resolved = APIClient().post(
@@ -122,7 +66,7 @@ def test_many_clients_report_confirm_and_dispute_one_match_at_once(
     )
     assert resolved.status_code == 200, resolved.json()
     assert resolved.json()["status"] == "complete"
-    assert_invariants(match_ids=[match.pk], submissions={match.pk: stored + 1})
+    assert_invariants(match_ids=[match.pk], submissions={match.pk: stored[match.pk] + 1})
     wait_for(lambda: Event.objects.get(pk=world.event.pk).champion_id == e1.pk)
 
 
@@ -146,19 +90,19 @@ def test_director_corrects_results_while_the_next_round_starts(
     world = build_world(size=8, lengths=(1,))
     first = _play_round_one(world, wait_for)
     second = world.round(2)
-    director = _token(world, world.director)
+    director = token_headers(world, world.director)
     late = world.matches(2)[1]  # its players report as soon as they may
     assert late.entry1 is not None
-    reporter = _link(late.entry1)
+    reporter = link_headers(late.entry1)
     calls = [
-        _post(
+        post_call(
             director, f"/api/matches/{first[0].pk}/correct/", {"winner": first[0].entry2.player_id}
         ),
-        _post(director, f"/api/rounds/{second.pk}/start/", {}),
-        _post(
+        post_call(director, f"/api/rounds/{second.pk}/start/", {}),
+        post_call(
             director, f"/api/matches/{first[1].pk}/correct/", {"winner": first[1].entry2.player_id}
         ),
-        _post(reporter, f"/api/matches/{late.pk}/games/", {"winner": late.entry1.player_id}),
+        post_call(reporter, f"/api/matches/{late.pk}/games/", {"winner": late.entry1.player_id}),
     ]
     order = list(range(len(calls)))
     random.Random(attempt).shuffle(order)
@@ -185,8 +129,8 @@ def test_director_corrects_results_while_the_next_round_starts(
     services.round_start(round_=reference.round(2))
     if answers[3] == 201:
         play_late = reference.matches(2)[1]
-        _post(
-            _link(play_late.entry1),
+        post_call(
+            link_headers(play_late.entry1),
             f"/api/matches/{play_late.pk}/games/",
             {"winner": play_late.entry1.player_id},
         )()
@@ -215,12 +159,12 @@ def test_director_corrects_a_result_while_the_next_swiss_round_is_paired(
     wait_for(lambda: event.rounds.get(number=1).status == Round.Status.COMPLETE)
     world_like = {"HTTP_AUTHORIZATION": f"Token {_token_key(director)}"}
     calls = [
-        _post(
+        post_call(
             world_like,
             f"/api/matches/{matches[0].pk}/correct/",
             {"winner": matches[0].entry2.player_id},
         ),
-        _post(world_like, f"/api/events/{event.pk}/rounds/next/", {}),
+        post_call(world_like, f"/api/events/{event.pk}/rounds/next/", {}),
     ]
     outcomes = run_at_once(calls)
     assert [o.error for o in outcomes] == [None, None]
