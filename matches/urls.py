@@ -7,11 +7,11 @@ from matches import views
 app_name = "matches"
 
 urlpatterns = [
-    path("r/<str:key>/", views.entry_page, name="entry"),
-    path("r/<str:key>/matches/<int:match_id>/game/", views.entry_game, name="entry-game"),
-    path("r/<str:key>/matches/<int:match_id>/record/", views.entry_record, name="entry-record"),
-    path("r/<str:key>/matches/<int:match_id>/confirm/", views.entry_confirm, name="entry-confirm"),
-    path("r/<str:key>/matches/<int:match_id>/dispute/", views.entry_dispute, name="entry-dispute"),
+    path("r/<slug:key>/", views.entry_page, name="entry"),
+    path("r/<slug:key>/matches/<int:match_id>/game/", views.entry_game, name="entry-game"),
+    path("r/<slug:key>/matches/<int:match_id>/record/", views.entry_record, name="entry-record"),
+    path("r/<slug:key>/matches/<int:match_id>/confirm/", views.entry_confirm, name="entry-confirm"),
+    path("r/<slug:key>/matches/<int:match_id>/dispute/", views.entry_dispute, name="entry-dispute"),
     path("me/", views.me, name="me"),
     path("director/disputes/", views.director_disputes, name="disputes"),
     path("director/matches/<int:match_id>/audit/", views.director_audit, name="audit"),

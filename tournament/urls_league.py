@@ -18,5 +18,5 @@ urlpatterns = [
     ),
     path("players/<int:player_id>/matches.ics", views_league.player_calendar, name="player-ics"),
     path("series/<slug:slug>/", views_league.series_page, name="series"),
-    path("r/<str:key>/emails/", views_league.player_emails, name="player-emails"),
+    path("r/<slug:key>/emails/", views_league.player_emails, name="player-emails"),
 ]
