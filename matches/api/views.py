@@ -9,7 +9,6 @@ versioned submission, accepted or rejected.
 
 from __future__ import annotations
 
-import functools
 import ipaddress
 from collections.abc import Mapping
 from typing import Any
@@ -24,6 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from matches.api import serializers as io
+from matches.api.shapes import match_detail_data
 from matches.models import Match
 from matches.selectors import match_detail, match_submissions
 from matches.services.access import Actor, director_role
@@ -79,21 +79,15 @@ def request_actor(request: Request, *, read_body: bool = True) -> Actor:
 
 
 def match_response(match: Match, code: int = status.HTTP_200_OK) -> Response:
-    """The match as ``GET /api/matches/{id}/`` shows it.
+    """The match as ``GET /api/matches/{id}/`` shows it (``MatchDetailSerializer``'s shape,
+    built as a plain dict: ``matches.api.shapes``).
 
     A service that knows the match's games after the report hands them over with the
     match (no further query); otherwise the match is read again.
     """
     if "games" not in getattr(match, "_prefetched_objects_cache", {}):
         match = match_detail(match_id=match.pk)
-    return Response(detail_serializer().to_representation(match), status=code)
-
-
-@functools.cache
-def detail_serializer() -> MatchDetailSerializer:
-    """One match serializer per process: building its fields is most of what it costs, and
-    ``to_representation`` keeps no state between calls."""
-    return MatchDetailSerializer()
+    return Response(match_detail_data(match), status=code)
 
 
 class ReportView(APIView):

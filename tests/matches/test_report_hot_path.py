@@ -1,17 +1,28 @@
 """The game report's hot path (issue 5's benchmark) keeps its behaviour while it gets cheaper.
 
 Page invalidation after a report needs no query and one cache round trip; on both
-cache backends (local memory in the SQLite run, Redis in the PostgreSQL run).
+cache backends (local memory in the SQLite run, Redis in the PostgreSQL run). The
+answer, built as a plain dict, is ``MatchDetailSerializer``'s, key for key.
 """
 
 from __future__ import annotations
 
 import pytest
 from django.core.cache import cache
+from rest_framework.renderers import JSONRenderer
+from rest_framework.test import APIClient
 
-from matches.services.reporting import GameInput, game_report
-from tests.matches.conftest import META, Table
+from matches.api.shapes import match_detail_data
+from matches.models import Game, Match
+from matches.selectors import match_detail
+from matches.services.access import Actor
+from matches.services.confirmation import match_resolve
+from matches.services.reporting import DoubleInput, GameInput, game_report
+from tests.factories import EventFactory, MatchFactory, RoundFactory
+from tests.matches.conftest import META, Table, make_table
 from tournament import page_cache
+from tournament.api.serializers import MatchDetailSerializer
+from tournament.models import Round
 
 pytestmark = pytest.mark.django_db
 
@@ -59,3 +70,100 @@ def test_invalidate_event_without_its_tournament_bumps_the_event_and_the_site() 
     after = [page_cache.version(s, i) for s, i in (("event", 911), ("tournament", 912))]
     assert after == [before[0] + 1, before[1]]
     assert page_cache.version("site", 0) == site + 1
+
+
+# ---- the answer: a plain dict with MatchDetailSerializer's shape ---------------------
+
+
+def _serialized(match_id: int) -> dict[str, object]:
+    return dict(MatchDetailSerializer(match_detail(match_id=match_id)).data)
+
+
+def _built(match_id: int) -> dict[str, object]:
+    return match_detail_data(match_detail(match_id=match_id))
+
+
+def _report(t: Table, actor: Actor, winner: int, **kw: object) -> Match:
+    return game_report(
+        match_id=t.match.pk, actor=actor, game=GameInput(winner=winner, **kw), meta=META
+    )
+
+
+def _matches_in_every_state() -> dict[str, int]:
+    """Match ids by state: fresh, doubled games, Crawford, reported, complete, voided games,
+    a bye, an empty slot, start scores with Holland in a named losers' round."""
+    ids: dict[str, int] = {}
+    ids["fresh"] = make_table().match.pk
+
+    t = make_table()
+    _report(t, t.link1, t.p1, cube=2, result="gammon", doubles=(DoubleInput(t.p1, 3),))
+    _report(t, t.link2, t.p2, cube=4, doubles=(DoubleInput(t.p1, 2), DoubleInput(t.p2, 4)))
+    ids["doubled"] = t.match.pk
+
+    t = make_table()
+    _report(t, t.link1, t.p1, cube=2, result="gammon")  # 4-0
+    _report(t, t.link1, t.p1, cube=2)  # 6-0: the next game is Crawford
+    ids["crawford-next"] = t.match.pk
+    _report(t, t.link2, t.p2)  # 6-1, the Crawford game
+    _report(t, t.link1, t.p1)  # 7-1
+    ids["reported"] = t.match.pk
+
+    t = make_table()
+    _report(t, t.boss, t.p2, cube=2, result="gammon")  # 0-4
+    _report(t, t.boss, t.p2, cube=2)  # 0-6
+    _report(t, t.boss, t.p2)  # 0-7, the Crawford game: decided by a director
+    ids["complete"] = t.match.pk
+
+    t = make_table()
+    _report(t, t.link1, t.p1)
+    _report(t, t.link2, t.p2)
+    match_resolve(
+        match_id=t.match.pk, actor=t.boss, meta=META, games=[GameInput(winner=t.p2, cube=8)]
+    )
+    ids["voided"] = t.match.pk
+
+    ids["bye"] = MatchFactory(
+        entry2=None, is_bye=True, status=Match.Status.COMPLETE, decision=Match.Decision.BYE
+    ).pk
+    bye = Match.objects.get(pk=ids["bye"])
+    bye.winner = bye.entry1
+    bye.save(update_fields=["winner"])
+    ids["empty-slot"] = MatchFactory(entry1=None, entry2=None, status=Match.Status.PENDING).pk
+
+    round_ = RoundFactory(
+        event=EventFactory(holland=True, match_lengths=[11]),
+        bracket=Round.Bracket.LOSERS,
+        number=3,
+        name="Losers' semi-final",
+    )
+    t = make_table(round=round_, holland=True, start_score1=2, start_score2=5, score1=2, score2=5)
+    _report(t, t.link2, t.p2, cube=2)
+    ids["start-score"] = t.match.pk
+    return ids
+
+
+def test_the_built_answer_is_the_serializers_key_for_key_in_every_state(table: Table) -> None:
+    states = _matches_in_every_state()
+    shown = {state: _built(match_id) for state, match_id in states.items()}
+    assert {m["status"] for m in shown.values()} == {
+        "ready", "playing", "reported", "complete", "pending"
+    }  # fmt: skip
+    assert shown["crawford-next"]["crawford_game_number"] == 3
+    assert Game.objects.filter(match_id=states["voided"], voided=True).count() == 2
+    for state, match_id in states.items():
+        built, serialized = shown[state], _serialized(match_id)
+        assert built == serialized, state
+        assert list(built) == list(serialized), state
+        assert [list(g) for g in built["games"]] == [list(g) for g in serialized["games"]]  # type: ignore[union-attr]
+        assert JSONRenderer().render(built) == JSONRenderer().render(serialized), state
+
+
+def test_the_answer_to_a_report_is_the_match_as_get_shows_it(table: Table) -> None:
+    client = APIClient()
+    client.credentials(HTTP_X_REPORT_KEY=table.match.entry1.report_key)  # type: ignore[union-attr]
+    url = f"/api/matches/{table.match.pk}/games/"
+    client.post(url, {"winner": table.p1, "cube": 2}, format="json")
+    answer = client.post(url, {"winner": table.p2, "game_number": 2}, format="json")
+    assert answer.status_code == 201
+    shown = APIClient().get(f"/api/matches/{table.match.pk}/")
+    assert answer.content == shown.content
