@@ -149,3 +149,33 @@ def _wait_for(predicate, timeout: float = 20.0, interval: float = 0.1):  # type:
 def wait_for():  # type: ignore[no-untyped-def]
     """Poll ``predicate`` until it returns something truthy; fail after ``timeout`` seconds."""
     return _wait_for
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+]
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[object]:
+    """Debian's headless Chromium under Playwright, one for the whole run.
+
+    One sync Playwright per process: a second one started while the first runs
+    fails (it finds the first one's event loop), so every browser test shares this.
+    """
+    import shutil
+
+    if not shutil.which(CHROMIUM):
+        pytest.skip("chromium is not installed (make browser-deps)")
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's loop shares the thread
+    with playwright_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

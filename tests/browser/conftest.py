@@ -6,8 +6,6 @@ Screenshots go to ``test-artifacts/public/`` (git-ignored) for a person to look 
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -17,14 +15,6 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "public"
 
 
@@ -58,22 +48,10 @@ def _fresh_cache() -> Iterator[None]:
     clear_caches()
 
 
-@pytest.fixture(scope="session")
-def chromium() -> Iterator[Any]:
-    if not shutil.which(CHROMIUM):
-        pytest.skip("chromium is not installed (make browser-deps)")
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's loop shares the thread
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with playwright_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
-
-
 @pytest.fixture
 def tab(chromium: Any, live_server: Any) -> Iterator[Callable[..., Tab]]:
     """``tab(width=1366)``: a fresh page on the live server that records console errors."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     opened: list[Any] = []
 
     def make(width: int = 1366, height: int = 900) -> Tab:

@@ -4,8 +4,6 @@ screenshot in test-artifacts/console/ (not committed) for a person to look at.""
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -19,45 +17,31 @@ from tournament.models import Entry, Event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "console"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-]
 
 
 @pytest.fixture
-def browser_page():
-    if not shutil.which(CHROMIUM):
-        pytest.skip("chromium is not installed (make browser-deps)")
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's loop shares the thread
+def browser_page(chromium):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with playwright_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1366, "height": 768})
-        errors: list[str] = []
-        page.on(
-            "console",
-            lambda m: (
-                errors.append(f"{m.text} {m.location.get('url', '')}")
-                if m.type == "error" and not m.location.get("url", "").endswith("/favicon.ico")
-                else None
-            ),
-        )
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        try:
-            yield page, errors
-        finally:
-            # Playwright runs the test in a greenlet with its own context, so the test's
-            # queries opened their own connection: close it there, or PostgreSQL refuses
-            # to drop the test database at the end of the run.
-            connections.close_all()
-            browser.close()
+    page = chromium.new_page(viewport={"width": 1366, "height": 768})
+    errors: list[str] = []
+    page.on(
+        "console",
+        lambda m: (
+            errors.append(f"{m.text} {m.location.get('url', '')}")
+            if m.type == "error" and not m.location.get("url", "").endswith("/favicon.ico")
+            else None
+        ),
+    )
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        yield page, errors
+    finally:
+        # Playwright runs the test in a greenlet with its own context, so the test's
+        # queries opened their own connection: close it there, or PostgreSQL refuses
+        # to drop the test database at the end of the run.
+        connections.close_all()
+        page.close()
 
 
 def _weekend_in_progress() -> tuple[str, Event]:

@@ -5,8 +5,6 @@ Screenshots go to ``test-artifacts/matches/`` (git-ignored) for a person to look
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,27 +16,21 @@ from tests.matches.conftest import make_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "matches"
 
 
 @pytest.fixture
-def phone(live_server: Any) -> Iterator[Any]:
+def phone(chromium: Any, live_server: Any) -> Iterator[Any]:
     """A 360x740 page on the live server; console errors and failed requests are kept."""
-    if not shutil.which(CHROMIUM):
-        pytest.skip("chromium is not installed (make browser-deps)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's loop shares the thread
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
-        page = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
-        page.errors = []
-        page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: page.errors.append(str(e)))
-        page.base = live_server.url
-        yield page
-        browser.close()
+    context = chromium.new_context(viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    page.errors = []
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.base = live_server.url
+    yield page
+    context.close()
 
 
 def test_a_player_reports_and_the_opponent_confirms_on_a_phone(phone: Any) -> None:
