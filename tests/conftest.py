@@ -145,6 +145,23 @@ def _wait_for(predicate, timeout: float = 20.0, interval: float = 0.1):  # type:
     raise AssertionError(f"condition not met within {timeout} s")
 
 
+@pytest.fixture(autouse=True)
+def _live_worker_idle_before_flush(request: pytest.FixtureRequest) -> Iterator[None]:
+    """With the live worker, let the test's tasks finish before its database is flushed.
+
+    Tasks a test queued (advances, ratings, emails) may still run after its last
+    assertion; a TRUNCATE under their row locks deadlocks.
+    """
+    if "celery_worker_process" not in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("_django_db_helper")  # set up before us, so flushed after us
+    yield
+    from tests.resilience.faults import wait_until_worker_idle
+
+    wait_until_worker_idle()
+
+
 @pytest.fixture
 def wait_for():  # type: ignore[no-untyped-def]
     """Poll ``predicate`` until it returns something truthy; fail after ``timeout`` seconds."""

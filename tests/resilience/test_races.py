@@ -10,7 +10,6 @@ every request reached the database as a stored submission.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,7 +18,6 @@ from rest_framework.test import APIClient
 from matches.models import Match, Submission
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
 from tests.resilience.concurrency import run_at_once
-from tests.resilience.faults import wait_until_worker_idle
 from tests.resilience.invariants import assert_invariants, bracket_by_place
 from tests.resilience.racing import (
     CLEAN,
@@ -36,9 +34,8 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture(autouse=True)
-def _worker_idle_at_the_end(celery_worker_process: Any) -> Iterator[None]:
-    yield
-    wait_until_worker_idle()
+def _live_worker(celery_worker_process: Any) -> None:
+    """Every race here runs with the live worker (tests/conftest.py waits for it to idle)."""
 
 
 def _stored(match: Match) -> int:
