@@ -14,17 +14,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.db.models import Subquery
-from django.db.models.expressions import Combinable
-from django.db.models.functions import Coalesce
-from django.shortcuts import get_object_or_404
+from django.db import IntegrityError, connections, router, transaction
+from django.db.models import QuerySet
+from django.http import Http404
 from rest_framework.exceptions import ValidationError
 
 from matches.models import Game, Match, Submission
 from matches.rules.errors import RulesError
 from matches.services.access import Actor, Role, match_role
 from matches.signals import announce_match_changed, announce_match_completed
+from matches.statements import MARKER, CompiledSelect, insert_row, update_row
 from tournament.api_errors import Conflict, DomainError
 
 #: Refusals that are stored as rejected submissions (anything else is a bug: it propagates).
@@ -130,29 +129,49 @@ def _jsonable(value: Any) -> Any:
     return storable(str(value))
 
 
+def _lock_queryset(using: str) -> QuerySet[Match]:
+    queryset = Match.objects.select_related("event", "round", "entry1__player", "entry2__player")
+    if connections[using].features.has_select_for_update_of:
+        queryset = queryset.select_for_update(of=("self",))
+    else:
+        queryset = queryset.select_for_update()
+    return queryset.filter(pk=MARKER).order_by()
+
+
+#: The match lock: its SQL (seven tables) is built once, and prepared on PostgreSQL.
+LOCKED_MATCH = CompiledSelect(Match, _lock_queryset)
+
+#: Match primary keys are 64-bit: a larger id names no match (and must not reach SQL).
+ID_MAX = 2**63 - 1
+
+
 def match_lock(*, match_id: int) -> Match:
-    """The match row, locked until the transaction ends.
+    """The match row, locked until the transaction ends; 404 if there is none.
 
     Its event, round, entries and players are read with it (not locked): access checks
     and the answer need them.
     """
-    queryset = Match.objects.select_related("event", "round", "entry1__player", "entry2__player")
-    if transaction.get_connection().features.has_select_for_update_of:
-        queryset = queryset.select_for_update(of=("self",))
-    else:
-        queryset = queryset.select_for_update()
-    return get_object_or_404(queryset, pk=match_id)
+    match = LOCKED_MATCH.first(match_id) if 0 < match_id <= ID_MAX else None
+    if match is None:
+        raise Http404("No Match matches the given query.")
+    return match
 
 
-def _next_version(match: Match) -> Combinable:
+def _next_version(match: Match) -> dict[str, tuple[str, list[Any]]]:
     """The submission's version, computed by the database as the row is inserted.
 
     The match row is locked, so no other report of it can take the same number; the
     unique constraint on (match, version) would refuse it anyway. Asking in the INSERT
-    saves a query on every report. (The instance keeps the expression, not the number.)
+    (a new snapshot, after the lock was granted) saves a query on every report.
     """
-    latest = Submission.objects.filter(match_id=match.pk).order_by("-version").values("version")
-    return Coalesce(Subquery(latest[:1]), 0) + 1
+    connection = connections[router.db_for_write(Submission)]
+    quote = connection.ops.quote_name
+    version, match_id = (Submission._meta.get_field(f).column for f in ("version", "match"))
+    sql = (
+        f"SELECT COALESCE(MAX({quote(version)}), 0) + 1 "
+        f"FROM {quote(Submission._meta.db_table)} WHERE {quote(match_id)} = %s"
+    )
+    return {"version": (sql, [match.pk])}
 
 
 def _submission(
@@ -171,7 +190,6 @@ def _submission(
     via_entry = role.entry_id if role is not None else (actor.entry.pk if actor.entry else None)
     return Submission(
         match=match,
-        version=_next_version(match),
         kind=kind,
         status=Submission.Status.REJECTED if error else Submission.Status.ACCEPTED,
         submitted_by=user,
@@ -222,7 +240,7 @@ def submission_run(
                 file_text=file_text,
                 error=outcome.error,
             )
-            submission.save(force_insert=True)
+            insert_row(submission, computed=_next_version(match))
             _apply(match, outcome, submission)
     except IntegrityError:
         # Only reachable if two reports got past the row lock at once (it cannot on
@@ -249,9 +267,12 @@ def _apply(match: Match, outcome: Outcome, submission: Submission) -> None:
         for game in outcome.games:
             game.match = match
             game.submission = submission
-        Game.objects.bulk_create(outcome.games)
+        if len(outcome.games) == 1:
+            insert_row(outcome.games[0], computed={})
+        else:
+            Game.objects.bulk_create(outcome.games)
     if outcome.match_changed:
-        match.save(update_fields=MATCH_FIELDS)
+        update_row(match, MATCH_FIELDS)
         announce_match_changed(match.pk, match.event_id, tournament_id=match.event.tournament_id)
     if outcome.completed:
         announce_match_completed(match.pk, match.event_id)
@@ -295,5 +316,5 @@ def submission_reject(
             file_text=file_text,
             error=error,
         )
-        submission.save(force_insert=True)
+        insert_row(submission, computed=_next_version(match))
     return submission
