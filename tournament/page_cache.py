@@ -63,12 +63,20 @@ def bump_many(*scopes: tuple[str, int | str]) -> None:
         pipe.execute()
 
 
+#: Redis clients by connection pool: Django's cache builds a new client (costly) per call.
+_clients: dict[int, Any] = {}
+
+
 def _redis_client() -> Any:
     """The Redis client behind the default cache, or ``None`` for any other backend."""
     backend = caches[DEFAULT_CACHE_ALIAS]
     if not isinstance(backend, RedisCache):
         return None
-    return backend._cache.get_client(write=True)
+    pool = backend._cache._get_connection_pool(write=True)
+    client = _clients.get(id(pool))
+    if client is None or client.connection_pool is not pool:
+        client = _clients[id(pool)] = backend._cache._client(connection_pool=pool)
+    return client
 
 
 def page_key(name: str, scope: str, ident: int | str, *parts: object) -> str:

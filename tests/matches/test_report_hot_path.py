@@ -2,18 +2,23 @@
 
 Page invalidation after a report needs no query and one cache round trip; on both
 cache backends (local memory in the SQLite run, Redis in the PostgreSQL run). The
-answer, built as a plain dict, is ``MatchDetailSerializer``'s, key for key.
+answer, built as a plain dict, is ``MatchDetailSerializer``'s, key for key. Bodies are
+validated by one shared serializer per class, with a fresh one's results.
 """
 
 from __future__ import annotations
 
 import pytest
 from django.core.cache import cache
+from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import JSONRenderer
+from rest_framework.serializers import Serializer
 from rest_framework.test import APIClient
 
+from matches.api import serializers as io
 from matches.api.shapes import match_detail_data
-from matches.models import Game, Match
+from matches.api.views import validator
+from matches.models import Game, Match, Submission
 from matches.selectors import match_detail
 from matches.services.access import Actor
 from matches.services.confirmation import match_resolve
@@ -167,3 +172,54 @@ def test_the_answer_to_a_report_is_the_match_as_get_shows_it(table: Table) -> No
     assert answer.status_code == 201
     shown = APIClient().get(f"/api/matches/{table.match.pk}/")
     assert answer.content == shown.content
+
+
+# ---- parsing: one shared validator per report serializer -----------------------------
+
+BODIES: list[dict[str, object]] = [
+    {"winner": 5, "cube": 2, "doubles": [{"by": 5, "turn": 3}], "game_number": 2},
+    {"winner": "x", "cube": 3.5},
+    {"winner": 5, "doubles": [{"by": 5, "turn": -1, "response": "maybe"}, {}]},
+    {"winner": 5},
+    {"cube": 2, "result": "triple", "game_number": 0},
+    {"winner": 6, "result": "gammon", "ended_by": "resign", "key": "k" * 65},
+    {"winner": 7, "ended_by": "drop", "doubles": [{"by": 7, "turn": 2, "response": "drop"}]},
+]
+
+
+def _fresh(serializer_class: type[Serializer], body: dict[str, object]) -> tuple[bool, object]:
+    serializer = serializer_class(data=body)
+    valid = serializer.is_valid()
+    return valid, dict(serializer.validated_data) if valid else serializer.errors
+
+
+def _shared(serializer_class: type[Serializer], body: dict[str, object]) -> tuple[bool, object]:
+    try:
+        return True, dict(validator(serializer_class).run_validation(body))
+    except ValidationError as exc:
+        return False, exc.detail
+
+
+@pytest.mark.parametrize(
+    "serializer_class", [io.GameReportSerializer, io.MatchReportSerializer, io.ResolveSerializer]
+)
+def test_the_shared_validator_answers_as_a_fresh_serializer_in_any_order(
+    serializer_class: type[Serializer],
+) -> None:
+    bodies = [*BODIES, {"games": BODIES[:2]}, {"games": [BODIES[0], BODIES[3]], "score": [1, 2]}]
+    for body in bodies + bodies[::-1]:
+        assert _shared(serializer_class, body) == _fresh(serializer_class, body), body
+
+
+def test_a_valid_report_after_an_invalid_one_is_accepted_and_the_invalid_one_stored(
+    table: Table,
+) -> None:
+    client = APIClient()
+    client.credentials(HTTP_X_REPORT_KEY=table.match.entry1.report_key)  # type: ignore[union-attr]
+    url = f"/api/matches/{table.match.pk}/games/"
+    bad = client.post(url, {"winner": table.p1, "cube": "two"}, format="json")
+    good = client.post(url, {"winner": table.p1, "cube": 2, "game_number": 1}, format="json")
+    assert (bad.status_code, good.status_code) == (400, 201)
+    assert bad.json()["code"] == "invalid"
+    stored = list(Submission.objects.filter(match=table.match).values_list("status", "error_code"))
+    assert stored == [("rejected", "invalid"), ("accepted", "")]
