@@ -22,6 +22,7 @@ logged and counted in tests, and execute wrappers see them.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -155,6 +156,27 @@ def _fields(model: type[models.Model]) -> list[models.Field[Any, Any]]:
     return [f for f in model._meta.concrete_fields if not f.primary_key]
 
 
+@functools.cache
+def _insert_sql(
+    model: type[models.Model], using: str, computed: tuple[tuple[str, str], ...]
+) -> tuple[str, list[models.Field[Any, Any]], list[models.Field[Any, Any]]]:
+    """The INSERT of a ``model`` row (``computed``: attname and SQL), its fields in the
+    order of their values, and the computed fields it returns after the primary key."""
+    quote = connections[using].ops.quote_name
+    sqls = dict(computed)
+    fields = _fields(model)
+    returned = [f for f in fields if f.attname in sqls]
+    pk = model._meta.pk
+    assert pk is not None
+    sql = (
+        f"INSERT INTO {quote(model._meta.db_table)} "
+        f"({', '.join(quote(f.column) for f in fields)}) "
+        f"VALUES ({', '.join(f'({sqls[f.attname]})' if f in returned else '%s' for f in fields)}) "
+        f"RETURNING {', '.join(quote(f.column) for f in [pk, *returned])}"
+    )
+    return sql, fields, returned
+
+
 def insert_row(obj: models.Model, *, computed: dict[str, tuple[str, list[Any]]]) -> None:
     """INSERT ``obj`` (a new row, its primary key from the database), like ``save()``.
 
@@ -164,34 +186,39 @@ def insert_row(obj: models.Model, *, computed: dict[str, tuple[str, list[Any]]])
     model = type(obj)
     using = router.db_for_write(model, instance=obj)
     connection = connections[using]
-    quote = connection.ops.quote_name
-    columns, values, params = [], [], []
-    for field in _fields(model):
-        columns.append(quote(field.column))
-        if field.attname in computed:
-            sql, extra = computed[field.attname]
-            values.append(f"({sql})")
-            params.extend(extra)
-        else:
-            values.append("%s")
-            params.append(field.get_db_prep_save(field.pre_save(obj, add=True), connection))
-    pk = model._meta.pk
-    assert pk is not None
-    sql = (
-        f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(columns)}) "
-        f"VALUES ({', '.join(values)}) RETURNING {quote(pk.column)}"
+    sql, fields, returned = _insert_sql(
+        model, using, tuple((name, sql) for name, (sql, _) in computed.items())
     )
-    returned = [f for f in _fields(model) if f.attname in computed]
-    if returned:
-        sql += ", " + ", ".join(quote(f.column) for f in returned)
+    params: list[Any] = []
+    for field in fields:
+        if field.attname in computed:
+            params.extend(computed[field.attname][1])
+        else:
+            params.append(field.get_db_prep_save(field.pre_save(obj, add=True), connection))
     with hot_cursor(connection) as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
-    setattr(obj, pk.attname, row[0])
-    for field, value in zip(returned, row[1:], strict=True):
-        setattr(obj, field.attname, value)
+    for field, value in zip([model._meta.pk, *returned], row, strict=True):
+        setattr(obj, field.attname, value)  # type: ignore[union-attr]
     obj._state.adding = False
     obj._state.db = using
+
+
+@functools.cache
+def _update_sql(
+    model: type[models.Model], using: str, names: tuple[str, ...]
+) -> tuple[str, list[models.Field[Any, Any]]]:
+    """The UPDATE of fields ``names`` of a ``model`` row by primary key, and those fields."""
+    quote = connections[using].ops.quote_name
+    meta = model._meta
+    targets: list[models.Field[Any, Any]] = [meta.get_field(n) for n in names]  # type: ignore[misc]
+    assert meta.pk is not None
+    sql = (
+        f"UPDATE {quote(meta.db_table)} "
+        f"SET {', '.join(f'{quote(f.column)} = %s' for f in targets)} "
+        f"WHERE {quote(meta.pk.column)} = %s"
+    )
+    return sql, targets
 
 
 def update_row(obj: models.Model, fields: Sequence[str]) -> None:
@@ -199,16 +226,8 @@ def update_row(obj: models.Model, fields: Sequence[str]) -> None:
     model = type(obj)
     using = router.db_for_write(model, instance=obj)
     connection = connections[using]
-    quote = connection.ops.quote_name
-    meta = model._meta
-    targets = [meta.get_field(name) for name in fields]
-    pk = meta.pk
-    assert pk is not None
-    assignments = ", ".join(f"{quote(f.column)} = %s" for f in targets)  # type: ignore[union-attr]
-    params = [f.get_db_prep_save(f.pre_save(obj, add=False), connection) for f in targets]  # type: ignore[union-attr]
-    params.append(pk.get_db_prep_value(obj.pk, connection))
+    sql, targets = _update_sql(model, using, tuple(fields))
+    params = [f.get_db_prep_save(f.pre_save(obj, add=False), connection) for f in targets]
+    params.append(model._meta.pk.get_db_prep_value(obj.pk, connection))  # type: ignore[union-attr]
     with hot_cursor(connection) as cursor:
-        cursor.execute(
-            f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(pk.column)} = %s",
-            params,
-        )
+        cursor.execute(sql, params)
