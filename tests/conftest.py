@@ -18,10 +18,18 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from hypothesis import settings as hypothesis_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN_ID = f"{os.getpid()}-{uuid.uuid4().hex[:6]}"
 ON_SERVICES = bool(settings.DATABASE_URL and settings.REDIS_URL)
+
+
+# CI replays the same examples every run (a failure there is reproducible, not luck);
+# developers' runs explore new ones.
+hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI") == "true":
+    hypothesis_settings.load_profile("ci")
 
 
 def pytest_configure(config: pytest.Config) -> None:
