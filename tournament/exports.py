@@ -12,31 +12,19 @@ import datetime as dt
 import io
 import zipfile
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 
+from matches.game_moves import record_from_games
 from matches.models import Game, Match, Submission
 from matches.rules.check import read_match
 from matches.rules.errors import RulesError
 from matches.rules.matfile import write_mat
-from matches.rules.record import (
-    Action,
-    Beaver,
-    Double,
-    Drop,
-    GameRecord,
-    MatchRecord,
-    Raccoon,
-    RollPlay,
-    Take,
-    Win,
-)
 from tournament.models import Event, Player
 from tournament.services.deadlines import local_time
 
@@ -119,45 +107,6 @@ class MatchFile:
     text: str
     source: str
     """``upload`` (the file a player sent) or ``moves`` (written from the stored moves)."""
-
-
-def _action(move: dict[str, Any]) -> Action | None:
-    """A stored move (``Game.moves`` entry, sides 1 and 2) as the engine's record action."""
-    side = int(move["side"]) - 1
-    kind = move.get("kind")
-    if kind == "roll":
-        return RollPlay(side, (int(move["dice"][0]), int(move["dice"][1])), move.get("play") or "")
-    if kind == "double":
-        return Double(side, move.get("value"))
-    if kind == "beaver":
-        return Beaver(side)
-    if kind == "raccoon":
-        return Raccoon(side)
-    if kind == "take":
-        return Take(side)
-    if kind == "drop":
-        return Drop(side)
-    if kind == "win":
-        return Win(side, int(move["points"]))
-    return None
-
-
-def record_from_games(
-    length: int, players: tuple[str, str], games: Sequence[Game]
-) -> MatchRecord | None:
-    """The match as a record built from its games' stored moves; ``None`` if one has none."""
-    records = []
-    for game in games:
-        if not game.moves:
-            return None
-        try:
-            actions = tuple(a for a in (_action(m) for m in game.moves) if a is not None)
-        except (KeyError, TypeError, ValueError, IndexError):
-            return None
-        records.append(
-            GameRecord(game.number, (game.score_before1, game.score_before2), actions, players)
-        )
-    return MatchRecord(length, players, tuple(records)) if records else None
 
 
 def _file_name(match: Match, players: tuple[str, str]) -> str:

@@ -17,23 +17,13 @@ from typing import Any
 from django.conf import settings
 from django.shortcuts import get_object_or_404
 
+from matches.game_moves import encode_moves
 from matches.models import Match
 from matches.rules.check import read_match
 from matches.rules.errors import ParseError, RulesError
 from matches.rules.match import DoubleReport, GameReport, MatchState
 from matches.rules.matfile import decode
-from matches.rules.record import (
-    Beaver,
-    Double,
-    Drop,
-    GameRecord,
-    MatchRecord,
-    Raccoon,
-    RollPlay,
-    Take,
-    Win,
-    replay_game,
-)
+from matches.rules.record import Double, Drop, GameRecord, MatchRecord, RollPlay, Take, replay_game
 from matches.selectors import match_rules
 from matches.services.access import Actor, match_role
 from matches.services.ledger import RequestMeta, submission_reject, submission_run
@@ -115,37 +105,21 @@ def _flip(side: int, swapped: bool) -> int:
     return 1 - side if swapped else side
 
 
-def _doubles_and_moves(
-    game: GameRecord, swapped: bool
-) -> tuple[tuple[DoubleReport, ...], list[dict[str, Any]]]:
-    """The game's doubles (the doubler's own rolls before each) and its actions as JSON.
-
-    Sides in both are the match's: 0 for its first player.
-    """
+def _doubles(game: GameRecord, swapped: bool) -> tuple[DoubleReport, ...]:
+    """The game's doubles, each with the doubler's own rolls before it, in the match's sides."""
     rolls = [0, 0]
     doubles: list[DoubleReport] = []
     pending: tuple[int, int] | None = None
-    moves: list[dict[str, Any]] = []
     for action in game.actions:
-        side = _flip(action.side, swapped) if hasattr(action, "side") else None
-        entry: dict[str, Any] = {"side": None if side is None else side + 1}
         if isinstance(action, RollPlay):
             rolls[action.side] += 1
-            entry.update(kind="roll", move=action.move, dice=list(action.dice), play=action.play)
         elif isinstance(action, Double):
             pending = (action.side, rolls[action.side])
-            entry.update(kind="double", move=action.move, value=action.value)
         elif isinstance(action, (Take, Drop)) and pending is not None:
             response = "take" if isinstance(action, Take) else "drop"
             doubles.append(DoubleReport(_flip(pending[0], swapped), pending[1], response))
             pending = None
-            entry.update(kind=response, move=action.move)
-        elif isinstance(action, (Beaver, Raccoon)):
-            entry.update(kind=type(action).__name__.lower(), move=action.move)
-        elif isinstance(action, Win):
-            entry.update(kind="win", move=action.move, points=action.points)
-        moves.append(entry)
-    return tuple(doubles), moves
+    return tuple(doubles)
 
 
 def record_read(
@@ -175,7 +149,8 @@ def record_read(
             )
         played = replay_game(state, rules, game)
         state = state.after_game(played.winner, played.points)
-        doubles, moves = _doubles_and_moves(game, swapped)
+        doubles = _doubles(game, swapped)
+        moves = encode_moves(game.actions, swapped=swapped)
         report = GameReport(
             winner=_flip(played.winner, swapped),
             cube=played.cube,
