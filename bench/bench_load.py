@@ -25,9 +25,7 @@ import os
 import queue
 import random
 import re
-import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -39,29 +37,15 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench import server as servers  # noqa: E402
+
 PG = os.environ.get("LOAD_PG", "postgres://postgres@127.0.0.1:5432")
+ADMIN_URL = f"{PG}/postgres"
 SECRET = "load-test-secret-key-not-for-production"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_port(port: int, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {timeout} s")
 
 
 @dataclass
@@ -91,61 +75,38 @@ class Stack:
 
 def start_stack(workers: int) -> Stack:
     db_name = f"bgdirector_load_{os.getpid()}"
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{db_name}"')
-        conn.execute(f'CREATE DATABASE "{db_name}"')
-    redis_port, web_port = free_port(), free_port()
+    url = servers.create_database(ADMIN_URL, db_name)
+    redis_port, web_port = servers.free_port(), servers.free_port()
     out = ROOT / "bench" / "out"
     out.mkdir(exist_ok=True)
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"{PG}/{db_name}",
-        "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
-        "SECRET_KEY": SECRET,
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "CELERY_QUEUE": f"load-{os.getpid()}",
-        "CACHE_KEY_PREFIX": f"load-{os.getpid()}",
-        "GUNICORN_BIND": f"127.0.0.1:{web_port}",
-        "WEB_CONCURRENCY": str(workers),
-        "LOG_LEVEL": "ERROR",
-    }
-    env.pop("DEBUG", None)
+    env = servers.server_env(
+        database_url=url,
+        redis_url=f"redis://127.0.0.1:{redis_port}/0",
+        secret_key=SECRET,
+        queue=f"load-{os.getpid()}",
+        cache_prefix=f"load-{os.getpid()}",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        GUNICORN_BIND=f"127.0.0.1:{web_port}",
+        WEB_CONCURRENCY=str(workers),
+        LOG_LEVEL="ERROR",
+    )
     stack = Stack(db_name, env["REDIS_URL"], f"http://127.0.0.1:{web_port}", env)
-    redis = shutil.which("redis-server")
-    if redis is None:
-        raise RuntimeError("redis-server is not installed")
+    stack.procs.append(servers.start_redis(redis_port))
+    servers.migrate(env)
+    web_log, worker_log = (out / "load-web.log").open("wb"), (out / "load-worker.log").open("wb")
+    stack.logs += [web_log, worker_log]
+    stack.procs.append(servers.start_deployed_gunicorn(env, stdout=web_log, stderr=web_log))
     stack.procs.append(
-        subprocess.Popen(
-            [redis, "--port", str(redis_port), "--bind", "127.0.0.1", "--save", ""],
-            stdout=subprocess.DEVNULL,
+        servers.start_celery_worker(
+            env,
+            queue=env["CELERY_QUEUE"],
+            node=f"load-{os.getpid()}",
+            loglevel="WARNING",
+            stdout=worker_log,
+            stderr=worker_log,
         )
     )
-    wait_port(redis_port)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-    )
-    bin_dir = Path(sys.executable).parent
-    for name, argv in (
-        (
-            "web",
-            [str(bin_dir / "gunicorn"), "tournament.wsgi", "-c", "deploy/gunicorn.conf.py"],
-        ),
-        (
-            "worker",
-            [
-                *(sys.executable, "-m", "celery", "-A", "tournament", "worker"),
-                *("--pool=prefork", "--concurrency=1", "--loglevel=WARNING"),
-                *("-Q", env["CELERY_QUEUE"], "-n", f"load-{os.getpid()}@%h"),
-            ],
-        ),
-    ):
-        log = (out / f"load-{name}.log").open("wb")
-        stack.logs.append(log)
-        stack.procs.append(subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=log))
-    wait_port(web_port)
+    servers.wait_port(web_port)
     return stack
 
 
@@ -164,11 +125,6 @@ def cpu_seconds(pid: int) -> float:
             continue
         total += (int(fields[11]) + int(fields[12])) / tick
     return total
-
-
-def drop_database(db_name: str) -> None:
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{db_name}" WITH (FORCE)')
 
 
 # ---- measuring ------------------------------------------------------------------------
@@ -478,7 +434,7 @@ def main(argv: list[str] | None = None) -> int:
 
         connections.close_all()
         stack.stop()
-        drop_database(stack.db_name)
+        servers.drop_database(ADMIN_URL, stack.db_name)
     worker_log = (ROOT / "bench" / "out" / "load-worker.log").read_text(errors="replace")
     worker_errors = [
         line for line in worker_log.splitlines() if "Traceback" in line or "ERROR" in line

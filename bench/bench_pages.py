@@ -27,16 +27,18 @@ import http.client
 import json
 import multiprocessing
 import os
-import socket
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench import server as servers  # noqa: E402
+
 PG = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
 REDIS = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
 WARMUP = 1.0
@@ -76,28 +78,6 @@ for match in ready[256:272]:
                 game=GameInput(winner=match.entry1.player_id), meta=RequestMeta())
 print(json.dumps({"event": main.pk}))
 """.replace("PLAYERS", str(PLAYERS))
-
-
-def reachable(url: str, port: int) -> bool:
-    parts = urlparse(url)
-    try:
-        socket.create_connection((parts.hostname or "127.0.0.1", parts.port or port), 2).close()
-    except OSError:
-        return False
-    return True
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def admin(sql: str) -> None:
-    import psycopg
-
-    with psycopg.connect(PG.replace("postgres://", "postgresql://"), autocommit=True) as conn:
-        conn.execute(sql)
 
 
 def client(job: dict[str, Any]) -> dict[str, Any]:
@@ -172,56 +152,33 @@ def summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def wait_until_up(port: int, proc: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError("gunicorn exited")
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/healthz", headers={"Host": "127.0.0.1"})
-            if conn.getresponse().status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    raise RuntimeError("gunicorn did not answer /healthz within 30 s")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=6.0)
     parser.add_argument("--workers", type=int, default=3)
     args = parser.parse_args()
-    if not (reachable(PG, 5432) and reachable(REDIS, 6379)):
+    if not servers.services_reachable(PG, REDIS):
         print("SKIPPED: PostgreSQL or Redis is not reachable (BENCH_DATABASE_URL, BENCH_REDIS_URL)")
         return 0
     name = f"bench_pages_{os.getpid()}"
     prefix = f"bench-pages-{os.getpid()}"
-    env = {
-        **os.environ,
-        "DATABASE_URL": PG.rsplit("/", 1)[0] + f"/{name}",
-        "REDIS_URL": REDIS,
-        "SECRET_KEY": "bench-only-secret",
-        "BENCH_ENDPOINTS": "1",
-        "CACHE_KEY_PREFIX": prefix,
-        "CELERY_QUEUE": prefix,
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "LOG_LEVEL": "ERROR",
-        "DJANGO_SETTINGS_MODULE": "tournament.settings",
-    }
-    env.pop("DEBUG", None)
-    admin(f'CREATE DATABASE "{name}"')
+    env = servers.server_env(
+        database_url=servers.database_url(PG, name),
+        redis_url=REDIS,
+        secret_key="bench-only-secret",
+        queue=prefix,
+        cache_prefix=prefix,
+        BENCH_ENDPOINTS="1",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        LOG_LEVEL="ERROR",
+        DJANGO_SETTINGS_MODULE="tournament.settings",
+    )
+    servers.create_database(PG, name)
     server: subprocess.Popen[bytes] | None = None
     runs: dict[str, list[dict[str, Any]]] = {"trivial": [], "cached": [], "uncached": []}
     try:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-        )
+        servers.migrate(env)
         started = time.perf_counter()
         seeded = subprocess.run(
             [sys.executable, "-c", SEED],
@@ -235,14 +192,9 @@ def main() -> int:
         print(
             f"seeded a {PLAYERS}-player Main and its Consolation in {time.perf_counter() - started:.1f} s"
         )
-        port = free_port()
-        server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "tournament.wsgi:application",
-             "--workers", str(args.workers), "--worker-class", "sync",
-             "--bind", f"127.0.0.1:{port}", "--backlog", "2048", "--log-level", "warning"],
-            cwd=ROOT, env=env, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        wait_until_up(port, server)
+        port = servers.free_port()
+        server = servers.start_gunicorn(port, args.workers, env)
+        servers.wait_healthy(port, server)
         base = {
             "port": port,
             "clients": args.clients,
@@ -271,11 +223,9 @@ def main() -> int:
                 runs["cached"].append(phase(pool, base, page, False, args.seconds))
                 runs["uncached"].append(phase(pool, base, page, True, args.seconds))
     finally:
-        if server is not None:
-            server.terminate()
-            server.wait(timeout=20)
+        servers.terminate(server)
         time.sleep(0.5)
-        admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        servers.drop_database(PG, name)
     s = {kind: summary(r) for kind, r in runs.items()}
     print(
         f"gunicorn {args.workers} sync workers, PostgreSQL (persistent connections), Redis cache; "

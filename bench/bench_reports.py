@@ -30,20 +30,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import http.client
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench import server as servers  # noqa: E402
 
 PG = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
 REDIS = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -125,28 +124,6 @@ class CpuMeter:
                 total += 0.0 if now is None else now - start
             spent[group] = total
         return spent
-
-
-def reachable(url: str, port: int) -> bool:
-    parts = urlparse(url)
-    try:
-        socket.create_connection((parts.hostname or "127.0.0.1", parts.port or port), 2).close()
-    except OSError:
-        return False
-    return True
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def admin(sql: str) -> None:
-    import psycopg
-
-    with psycopg.connect(PG.replace("postgres://", "postgresql://"), autocommit=True) as conn:
-        conn.execute(sql)
 
 
 def seed(env: dict[str, str], per_set: int) -> dict[str, list[dict[str, Any]]]:
@@ -291,22 +268,6 @@ def summary(runs: list[dict[str, Any]]) -> dict[str, float]:
     }
 
 
-def wait_until_up(port: int, proc: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError("gunicorn exited")
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/healthz", headers={"Host": "127.0.0.1"})
-            if conn.getresponse().status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    raise RuntimeError("gunicorn did not answer /healthz within 30 s")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--clients", type=int, default=16)
@@ -314,42 +275,29 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--matches", type=int, default=640, help="matches per phase set")
     args = parser.parse_args()
-    if not (reachable(PG, 5432) and reachable(REDIS, 6379)):
+    if not servers.services_reachable(PG, REDIS):
         print("SKIPPED: PostgreSQL or Redis is not reachable (BENCH_DATABASE_URL, BENCH_REDIS_URL)")
         return 0
     name = f"bench_reports_{os.getpid()}"
-    database_url = PG.rsplit("/", 1)[0] + f"/{name}"
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "REDIS_URL": REDIS,
-        "SECRET_KEY": "bench-only-secret",
-        "BENCH_ENDPOINTS": "1",
-        "CACHE_KEY_PREFIX": f"bench-{os.getpid()}",
-        "CELERY_QUEUE": f"bench-{os.getpid()}",
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "LOG_LEVEL": "ERROR",
-        "DJANGO_SETTINGS_MODULE": "tournament.settings",
-    }
-    env.pop("DEBUG", None)
-    admin(f'CREATE DATABASE "{name}"')
+    env = servers.server_env(
+        database_url=servers.database_url(PG, name),
+        redis_url=REDIS,
+        secret_key="bench-only-secret",
+        queue=f"bench-{os.getpid()}",
+        cache_prefix=f"bench-{os.getpid()}",
+        BENCH_ENDPOINTS="1",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        LOG_LEVEL="ERROR",
+        DJANGO_SETTINGS_MODULE="tournament.settings",
+    )
+    servers.create_database(PG, name)
     server: subprocess.Popen[bytes] | None = None
     try:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-        )
+        servers.migrate(env)
         sets = seed(env, args.matches)
-        port = free_port()
-        server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "tournament.wsgi:application",
-             "--workers", str(args.workers), "--worker-class", "sync",
-             "--bind", f"127.0.0.1:{port}", "--backlog", "2048", "--log-level", "warning"],
-            cwd=ROOT, env=env, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        wait_until_up(port, server)
+        port = servers.free_port()
+        server = servers.start_gunicorn(port, args.workers, env)
+        servers.wait_healthy(port, server)
         phase(port, "floor", sets["floor"], args.clients, 1.0)  # warm every worker up
         meter = CpuMeter(server.pid, name)
         floor, reports = [], []
@@ -359,11 +307,9 @@ def main() -> int:
                 phase(port, "reports", sets[f"reports-{run}"], args.clients, args.seconds, meter)
             )
     finally:
-        if server is not None:
-            server.terminate()
-            server.wait(timeout=20)
+        servers.terminate(server)
         time.sleep(0.5)
-        admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        servers.drop_database(PG, name)
     f, r = summary(floor), summary(reports)
     ratio = r["rate"] / f["rate"]
     cpu_ratio = f["app_ms"] / r["app_ms"]

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import os
-import shutil
-import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,24 +14,36 @@ from django.conf import settings
 from django.db import connection
 from django.test import override_settings
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+from bench.server import (
+    ROOT,
+    free_port,
+    server_env,
+    start_celery_worker,
+    start_deployed_gunicorn,
+    start_redis,
+    terminate,
+    wait_port,
+)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def _test_database_url() -> str:
+    """The URL of the database this test run uses (for the servers it starts)."""
+    db = settings.DATABASES["default"]
+    return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
 
 
-def _wait_port(port: int, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"redis-server did not listen on {port}")
+def _run_env(redis_url: str, **extra: str) -> dict[str, str]:
+    """The environment of a server of this run: its database, queue, cache prefix, secret."""
+    from tournament.celery import app
+
+    return server_env(
+        database_url=_test_database_url(),
+        redis_url=redis_url,
+        secret_key=settings.SECRET_KEY,
+        queue=app.conf.task_default_queue,
+        cache_prefix=settings.CACHES["default"]["KEY_PREFIX"],
+        **extra,
+    )
 
 
 @dataclass
@@ -49,13 +58,7 @@ class PrivateRedis:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
-        binary = shutil.which("redis-server")
-        assert binary is not None, "redis-server is not installed"
-        self.proc = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""],
-            stdout=subprocess.DEVNULL,
-        )
-        _wait_port(self.port)
+        self.proc = start_redis(self.port, timeout=10.0)
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -106,29 +109,16 @@ class Worker:
     def start(self) -> Worker:
         from tournament.celery import app
 
-        db = settings.DATABASES["default"]
-        env = {
-            **os.environ,
-            "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-            "REDIS_URL": self.broker,
-            "CELERY_QUEUE": app.conf.task_default_queue,
-            "CACHE_KEY_PREFIX": settings.CACHES["default"]["KEY_PREFIX"],
-            "SECRET_KEY": settings.SECRET_KEY,
-        }
         self.log = ROOT / f".pytest-worker-{self.name}-{os.getpid()}.log"
-        out = self.log.open("wb")
-        self.proc = subprocess.Popen(
-            [
-                *(sys.executable, "-m", "celery", "-A", "tournament", "worker"),
-                *("--pool=prefork", "--concurrency=1", "--loglevel=INFO"),
-                *("-Q", app.conf.task_default_queue, "-n", f"{self.name}-{os.getpid()}@%h"),
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-        out.close()
+        with self.log.open("wb") as out:
+            self.proc = start_celery_worker(
+                _run_env(self.broker),
+                queue=app.conf.task_default_queue,
+                node=f"{self.name}-{os.getpid()}",
+                loglevel="INFO",
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
         return self
 
     def children(self) -> list[int]:
@@ -138,13 +128,7 @@ class Worker:
         return [int(p) for p in path.read_text().split()] if path.exists() else []
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        terminate(self.proc, timeout=15)
         for child in self.children() if self.proc and self.proc.poll() is None else []:
             os.kill(child, 9)
         if self.log is not None:
@@ -174,49 +158,24 @@ class WebServer:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> WebServer:
-        from tournament.celery import app
-
-        db = settings.DATABASES["default"]
-        env = {
-            **os.environ,
-            "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-            "REDIS_URL": settings.REDIS_URL,
-            "CELERY_QUEUE": app.conf.task_default_queue,
-            "CACHE_KEY_PREFIX": settings.CACHES["default"]["KEY_PREFIX"],
-            "SECRET_KEY": settings.SECRET_KEY,
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "GUNICORN_BIND": f"127.0.0.1:{self.port}",
-            "WEB_CONCURRENCY": str(self.workers),
-            "LOG_LEVEL": "ERROR",
-        }
-        env.pop("DEBUG", None)
-        self.proc = subprocess.Popen(
-            [
-                str(Path(sys.executable).parent / "gunicorn"),
-                *(
-                    "tournament.wsgi",
-                    "-c",
-                    "deploy/gunicorn.conf.py",
-                    "--access-logfile",
-                    "/dev/null",
-                ),
-            ],
-            cwd=ROOT,
-            env=env,
+        env = _run_env(
+            settings.REDIS_URL,
+            ALLOWED_HOSTS="127.0.0.1",
+            GUNICORN_BIND=f"127.0.0.1:{self.port}",
+            WEB_CONCURRENCY=str(self.workers),
+            LOG_LEVEL="ERROR",
+        )
+        self.proc = start_deployed_gunicorn(
+            env,
+            *("--access-logfile", "/dev/null"),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        _wait_port(self.port, timeout=30)
+        wait_port(self.port, timeout=30)
         return self
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        terminate(self.proc, timeout=20)
 
 
 def wait_until_worker_idle(timeout: float = 30.0) -> None:
