@@ -6,14 +6,16 @@ Main rounds feed it, usually rounds 1 and 2. Losers of the first fed round pair 
 in Consolation round 1; losers of a later fed round skip ahead ("progressive": their
 Main win is worth a bye) and enter the Consolation round that has exactly as many
 survivors as they are, each meeting one survivor. With rounds ``[1, 2]`` that is
-Consolation round 2, so Consolation round ``k`` is played alongside Main round
-``k + 1`` and nobody waits. Newcomers are laid against survivors so that nobody
+Consolation round 2, so (when the Main has no byes) Consolation round ``k`` is
+played alongside Main round ``k + 1`` and nobody waits. Newcomers are laid against survivors so that nobody
 meets straight away someone they have just beaten in the Main (see ``feed_in``).
 
-A Main round-1 bye produces no loser: its Consolation line is a bye. Two byes
-side by side make a void match; the Consolation round-2 player it would have fed
-then has a bye. The Main final cannot feed the Consolation (its loser is the
-runner-up).
+A Main round-1 bye produces no loser: its Consolation line is a bye. A
+Consolation round in which nobody would play is left out, so the Consolation is
+sized for the players it receives: from a 37-player Main (27 byes) with rounds
+``[1, 2]``, the 5 round-1 losers go straight into Consolation round 1, played
+alongside Main round 3, against 5 of the 16 round-2 losers; the other 11 have a
+bye. The Main final cannot feed the Consolation (its loser is the runner-up).
 
 The Last Chance is a separate single-elimination event with its own entries,
 typically players already out of the Main and Consolation plus late arrivals:

@@ -17,9 +17,15 @@ that least often lets a dropped loser meet a player it may already have beaten i
 the main bracket. That is the usual "reverse, then swap halves" alternation of
 double-elimination sheets, derived instead of tabulated, so it holds for any size.
 
-Byes: a main round-1 match with a bye produces no loser, so its line here is a bye.
-A match between two byes is *void*: nobody comes out of it, and the line it would
-have fed is a bye in turn.
+Byes: a main round-1 match with a bye produces no loser, so its line here is a bye,
+and a player facing one walks over. A round in which nobody would play (every
+match a walkover or two byes) is left out: its players go straight to the lines
+they would have reached, so the bracket is sized for the players who can fall into
+it and never has a match with nobody in it (a *void*). Because the Main's byes go
+to its top seeds, the main round-1 losers sit like a seeded field of their own,
+and once a round has to be played every match in it has at least one player.
+With 37 main entrants and rounds ``[1, 2]``, the five round-1 losers meet five of
+the sixteen round-2 losers in round 1 here, and the other eleven have a bye.
 
 >>> b = build_feed_in(main_entrants=8, fed_rounds=[1, 2])
 >>> [len(r) for r in b.rounds]
@@ -29,6 +35,9 @@ FeedMatch(ref=MatchRef(round=2, index=0), upper=FromWinner(match=MatchRef(round=
 lower=FromLoser(match=MatchRef(round=2, index=1)))
 >>> b.loser_goes_to[MatchRef(2, 0)]
 SlotRef(round=2, index=1, position=1)
+>>> c = build_feed_in(main_entrants=37, fed_rounds=[1, 2])
+>>> [len(r) for r in c.rounds], sum(m.is_walkover for m in c.rounds[0]), c.entry_rounds
+([16, 8, 4, 2, 1], 11, {1: 1, 2: 1})
 """
 
 from __future__ import annotations
@@ -73,7 +82,7 @@ class FeedMatch:
 
     @property
     def is_void(self) -> bool:
-        """Both lines are byes: the match is not played and nobody comes out of it."""
+        """Both lines are byes (``build_feed_in`` never makes such a match)."""
         return self.upper is None and self.lower is None
 
     @property
@@ -90,11 +99,11 @@ class FeedInBracket:
     fed_rounds: tuple[int, ...]
     rounds: tuple[tuple[FeedMatch, ...], ...]
     entry_rounds: Mapping[int, int]
-    """Main round -> the round of this bracket its losers enter."""
+    """Main round -> the round of this bracket its losers first play in."""
     loser_goes_to: Mapping[MatchRef, SlotRef]
     """Main match -> the line its loser takes here (main byes are absent)."""
     winner_goes_to: Mapping[MatchRef, SlotRef]
-    """Match here -> the line its winner takes next (the final and void matches are absent)."""
+    """Match here -> the line its winner takes next (the final is absent)."""
     champion: Source
     """Who wins this bracket: the final's winner, or the lone entrant of a bracket with no match."""
 
@@ -177,21 +186,31 @@ def build_feed_in(*, main_entrants: int, fed_rounds: Sequence[int]) -> FeedInBra
         rounds.append(tuple(matches))
         return out
 
+    def halve(lines: list[_Line]) -> list[_Line]:
+        """Pair neighbouring lines: a round of matches, or none if nobody would play in it."""
+        pairs = [(lines[2 * k], lines[2 * k + 1]) for k in range(len(lines) // 2)]
+        if any(upper.source is not None and lower.source is not None for upper, lower in pairs):
+            return play(pairs)
+        return [
+            _Line(
+                upper.source if upper.source is not None else lower.source,
+                upper.origins | lower.origins,
+            )
+            for upper, lower in pairs
+        ]
+
     first = fed[0]
-    entering = [main_loser(first, index) for index in range(size >> first)]
+    lines = [main_loser(first, index) for index in range(size >> first)]
     entry_rounds[first] = 1
-    if len(entering) == 1:
-        return FeedInBracket(main_entrants, fed, (), entry_rounds, {}, {}, entering[0].source)
-    lines = play([(entering[2 * k], entering[2 * k + 1]) for k in range(len(entering) // 2)])
     for round_number in fed[1:]:
         dropped = [main_loser(round_number, index) for index in range(size >> round_number)]
         while len(lines) > len(dropped):
-            lines = play([(lines[2 * k], lines[2 * k + 1]) for k in range(len(lines) // 2)])
+            lines = halve(lines)
         mask = _least_rematch_mask(lines, round_number)
         entry_rounds[round_number] = len(rounds) + 1
         lines = play([(line, dropped[p ^ mask]) for p, line in enumerate(lines)])
     while len(lines) > 1:
-        lines = play([(lines[2 * k], lines[2 * k + 1]) for k in range(len(lines) // 2)])
+        lines = halve(lines)
     return FeedInBracket(
         main_entrants,
         fed,
