@@ -103,3 +103,20 @@ def _invalidate_quietly(event_id: int, tournament_id: int) -> None:
         invalidate_event(event_id, tournament_id)
     except Exception:
         log.warning("could not invalidate pages of event %s", event_id, exc_info=True)
+
+
+def invalidate_tournament_on_commit(tournament_id: int, event_ids: list[int]) -> None:
+    """A tournament's details changed (name, dates...): once the transaction commits, its
+    pages, the site's lists and every page of its events (which show them) are stale."""
+
+    def bump_all() -> None:
+        try:
+            bump_many(
+                ("tournament", tournament_id),
+                ("site", 0),
+                *(("event", event_id) for event_id in event_ids),
+            )
+        except Exception:
+            log.warning("could not invalidate pages of tournament %s", tournament_id, exc_info=True)
+
+    transaction.on_commit(bump_all, robust=True)

@@ -3,6 +3,7 @@
 from tournament.services.advance import match_advance
 from tournament.services.draws import draw_make
 from tournament.services.entries import entry_check_in, entry_register, entry_withdraw
+from tournament.services.event_settings import event_locked_settings, event_update
 from tournament.services.events import event_create, event_match_lengths_set
 from tournament.services.players import player_create, player_update
 from tournament.services.results import (
@@ -20,7 +21,11 @@ from tournament.services.rounds import (
     round_start,
     swiss_next_round,
 )
-from tournament.services.tournaments import tournament_create, tournament_director_add
+from tournament.services.tournaments import (
+    tournament_create,
+    tournament_director_add,
+    tournament_update,
+)
 
 __all__ = [
     "GameResult",
@@ -29,8 +34,10 @@ __all__ = [
     "entry_register",
     "entry_withdraw",
     "event_create",
+    "event_locked_settings",
     "event_match_lengths_set",
     "event_next_round",
+    "event_update",
     "match_advance",
     "match_correct_winner",
     "match_forfeit",
@@ -45,4 +52,5 @@ __all__ = [
     "swiss_next_round",
     "tournament_create",
     "tournament_director_add",
+    "tournament_update",
 ]

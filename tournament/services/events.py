@@ -40,7 +40,8 @@ def check_match_lengths(match_lengths: object) -> list[int]:
     return lengths
 
 
-def _check_clock(clock: object) -> list[dict[str, float]]:
+def check_clock(clock: object) -> list[dict[str, float]]:
+    """Per-round clock settings (reserve minutes per point, delay seconds); blank is none."""
     if clock in (None, ""):
         return []
     if not isinstance(clock, (list, tuple)):
@@ -67,9 +68,16 @@ def _check_clock(clock: object) -> list[dict[str, float]]:
     return checked
 
 
-def _check_feed(
-    tournament: Tournament, feeds_from: Event, feed_rounds: object, event_format: str
+def check_feed(
+    tournament: Tournament,
+    feeds_from: Event,
+    feed_rounds: object,
+    event_format: str,
+    *,
+    fed_event_id: int | None = None,
 ) -> list[int]:
+    """The rounds of ``feeds_from`` whose losers enter a Consolation (sorted), once the feed
+    is possible; ``fed_event_id`` is the Consolation's own id when it exists already."""
     if feeds_from.tournament_id != tournament.pk:
         raise refuse(
             "An event can only be fed by an event of the same tournament.",
@@ -114,7 +122,10 @@ def _check_feed(
             raise refuse(f"Round {value} is named twice.", code="bad-fed-rounds", field="feeds")
         rounds.append(value)
     taken = {
-        number for other in feeds_from.feeds.all() for number in (other.feed_rounds or [])
+        number
+        for other in feeds_from.feeds.all()
+        if other.pk != fed_event_id
+        for number in (other.feed_rounds or [])
     } & set(rounds)
     if taken:
         raise refuse(
@@ -124,6 +135,26 @@ def _check_feed(
             field="feeds",
         )
     return sorted(rounds)
+
+
+def check_payout_split(payout_split: Sequence[float] | None) -> list[float]:
+    """Percentages of the pool by place, adding up to 100 at most."""
+    split = list(payout_split or [])
+    if any(isinstance(p, bool) or not isinstance(p, (int, float)) or p < 0 for p in split) or (
+        split and sum(split) > 100
+    ):
+        raise refuse(
+            "The payout split is percentages of the pool, adding up to 100 at most.",
+            code="invalid",
+            field="payout_split",
+        )
+    return split
+
+
+def check_entry_fee(entry_fee: Decimal | None) -> None:
+    """An entry fee is an amount of 0 or more (or none)."""
+    if entry_fee is not None and entry_fee < 0:
+        raise refuse("An entry fee cannot be negative.", code="invalid", field="entry_fee")
 
 
 #: Event slugs that would hide a page of the tournament (/t/<slug>/scoreboard/ ...).
@@ -204,7 +235,7 @@ def event_create(
             raise refuse("A Swiss event has 1 to 50 rounds.", code="invalid", field="rounds")
     fed_rounds: list[int] = []
     if feeds_from is not None:
-        fed_rounds = _check_feed(tournament, feeds_from, feed_rounds, format)
+        fed_rounds = check_feed(tournament, feeds_from, feed_rounds, format)
     elif feed_rounds:
         raise refuse("Fed rounds need the event they come from.", code="bad-feed", field="feeds")
     if kind is None:
@@ -226,24 +257,15 @@ def event_create(
         raise refuse(
             f"Unknown deadline rule {deadline_rule!r}.", code="invalid", field="deadline_rule"
         )
-    checked_tiebreaks = _check_tiebreaks(tiebreaks)
-    checked_clock = _check_clock(clock)
-    split = list(payout_split or [])
-    if any(isinstance(p, bool) or not isinstance(p, (int, float)) or p < 0 for p in split) or (
-        split and sum(split) > 100
-    ):
-        raise refuse(
-            "The payout split is percentages of the pool, adding up to 100 at most.",
-            code="invalid",
-            field="payout_split",
-        )
-    if entry_fee is not None and entry_fee < 0:
-        raise refuse("An entry fee cannot be negative.", code="invalid", field="entry_fee")
+    checked_tiebreaks = check_tiebreaks(tiebreaks)
+    checked_clock = check_clock(clock)
+    split = check_payout_split(payout_split)
+    check_entry_fee(entry_fee)
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if feeds_from is not None:
             feeds_from = Event.objects.select_for_update().get(pk=feeds_from.pk)
-            fed_rounds = _check_feed(tournament, feeds_from, fed_rounds, format)
+            fed_rounds = check_feed(tournament, feeds_from, fed_rounds, format)
         position = (tournament.events.aggregate(top=Max("position"))["top"] or 0) + 1
         event = Event(
             tournament=tournament,
@@ -270,7 +292,8 @@ def event_create(
     return event
 
 
-def _check_tiebreaks(tiebreaks: Sequence[str] | None) -> list[str]:
+def check_tiebreaks(tiebreaks: Sequence[str] | None) -> list[str]:
+    """Tie-break names known to the standings, in order; none given means the default ones."""
     from tournament.selectors import DEFAULT_TIEBREAKS, TIEBREAKS
 
     if not tiebreaks:
@@ -297,13 +320,19 @@ def event_match_lengths_set(*, event: Event, match_lengths: Sequence[int]) -> Ev
         event = Event.objects.select_for_update().get(pk=event.pk)
         event.match_lengths = lengths
         event.save(update_fields=["match_lengths"])
-        for round_ in event.rounds.filter(status=Round.Status.PENDING):
-            number = round_.number
-            if round_.bracket == Round.Bracket.FINAL:
-                number = event.rounds.filter(bracket=Round.Bracket.MAIN).count()
-            length = event.length_for_round(number)
-            if length != round_.match_length:
-                round_.match_length = length
-                round_.save(update_fields=["match_length"])
-                Match.objects.filter(round=round_, games__isnull=True).update(length=length)
+        pending_rounds_relength(event)
     return event
+
+
+def pending_rounds_relength(event: Event) -> None:
+    """Give the event's rounds that have not started (and their matches without a game)
+    the lengths ``event.match_lengths`` now says (the caller holds the event's lock)."""
+    for round_ in event.rounds.filter(status=Round.Status.PENDING):
+        number = round_.number
+        if round_.bracket == Round.Bracket.FINAL:
+            number = event.rounds.filter(bracket=Round.Bracket.MAIN).count()
+        length = event.length_for_round(number)
+        if length != round_.match_length:
+            round_.match_length = length
+            round_.save(update_fields=["match_length"])
+            Match.objects.filter(round=round_, games__isnull=True).update(length=length)

@@ -1,4 +1,4 @@
-"""Tournaments: create one and name its directors."""
+"""Tournaments: create one, change its details and name its directors."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import zoneinfo
 from django.db import transaction
 from django.utils.text import slugify
 
+from tournament import page_cache
 from tournament.models import Tournament, User
 from tournament.services.common import refuse
 
@@ -23,6 +24,24 @@ def _free_slug(base: str) -> str:
     return f"{base}-{n}"
 
 
+def _check_details(
+    *, name: str, starts_on: dt.date | None, ends_on: dt.date | None, time_zone: str
+) -> str:
+    """The tournament's name, stripped, once its name, dates and time zone are valid."""
+    name = (name or "").strip()
+    if not name:
+        raise refuse("A tournament needs a name.", code="invalid", field="name")
+    if starts_on and ends_on and ends_on < starts_on:
+        raise refuse("The tournament cannot end before it starts.", code="invalid", field="ends_on")
+    try:
+        zoneinfo.ZoneInfo(time_zone or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError) as err:
+        raise refuse(
+            f"Unknown time zone {time_zone!r}.", code="invalid", field="time_zone"
+        ) from err
+    return name
+
+
 def tournament_create(
     *,
     name: str,
@@ -35,17 +54,7 @@ def tournament_create(
     is_public: bool = True,
 ) -> Tournament:
     """Create a tournament; ``director`` (usually the user creating it) directs it."""
-    name = (name or "").strip()
-    if not name:
-        raise refuse("A tournament needs a name.", code="invalid", field="name")
-    if starts_on and ends_on and ends_on < starts_on:
-        raise refuse("The tournament cannot end before it starts.", code="invalid", field="ends_on")
-    try:
-        zoneinfo.ZoneInfo(time_zone or "UTC")
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError) as err:
-        raise refuse(
-            f"Unknown time zone {time_zone!r}.", code="invalid", field="time_zone"
-        ) from err
+    name = _check_details(name=name, starts_on=starts_on, ends_on=ends_on, time_zone=time_zone)
     with transaction.atomic():
         if slug:
             slug = slugify(slug)
@@ -68,6 +77,40 @@ def tournament_create(
         tournament.save()
         if director is not None:
             tournament.directors.add(director)
+    return tournament
+
+
+def tournament_update(
+    *,
+    tournament: Tournament,
+    name: str,
+    starts_on: dt.date | None = None,
+    ends_on: dt.date | None = None,
+    venue: str = "",
+    time_zone: str = "UTC",
+    is_public: bool = True,
+) -> Tournament:
+    """Change a tournament's details; its slug (the address of its pages) stays.
+
+    The tournament's pages, the site's lists and its events' pages (which show its
+    name, dates and time zone) are invalidated once the change commits.
+    """
+    name = _check_details(name=name, starts_on=starts_on, ends_on=ends_on, time_zone=time_zone)
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        tournament.name = name
+        tournament.starts_on = starts_on
+        tournament.ends_on = ends_on
+        tournament.venue = (venue or "").strip()
+        tournament.time_zone = time_zone or "UTC"
+        tournament.is_public = is_public
+        tournament.full_clean(exclude=["slug"])
+        tournament.save(
+            update_fields=["name", "starts_on", "ends_on", "venue", "time_zone", "is_public"]
+        )
+        page_cache.invalidate_tournament_on_commit(
+            tournament.pk, list(tournament.events.values_list("pk", flat=True))
+        )
     return tournament
 
 

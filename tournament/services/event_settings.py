@@ -1,0 +1,274 @@
+"""An event's settings after its creation: which may still change, and the change itself.
+
+Before the draw a director may change anything but the slug (the address of its
+pages). The draw lays out the matches from the format, the Crawford and Holland
+rules, the feed and (Swiss) the tie-breaks, so those are fixed from then on; a
+finished event keeps its lengths, clock, rounds and deadline rule too. Its name,
+entry fee and payouts may change at any time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+
+from tournament import page_cache
+from tournament.models import Event, Round
+from tournament.services.common import event_lock, refuse
+from tournament.services.events import (
+    ELIMINATION,
+    check_clock,
+    check_entry_fee,
+    check_feed,
+    check_match_lengths,
+    check_payout_split,
+    check_tiebreaks,
+    pending_rounds_relength,
+)
+from tournament.services.rounds import league_finish_if_done
+
+#: A parameter of ``event_update`` left as it is.
+KEEP: Any = object()
+
+_DRAWN = "The draw laid out the matches with it."
+_FINISHED = "The event is finished."
+
+
+def event_locked_settings(event: Event) -> dict[str, str]:
+    """The settings of ``event`` that can no longer change, each with the reason.
+
+    Keys are the model's field names; ``event_update`` refuses a new value for any of them.
+    """
+    locked: dict[str, str] = {}
+    if event.status != Event.Status.REGISTRATION:
+        locked |= {
+            "format": f"{_DRAWN} A bracket cannot change format once drawn.",
+            "kind": "The draw placed the event beside its Main on the public pages.",
+            "crawford": f"{_DRAWN} Its matches are played under this rule.",
+            "holland": f"{_DRAWN} Its matches are played under this rule.",
+            "feeds_from": "The Consolation was laid out from this feed at its Main's draw.",
+            "feed_rounds": "The Consolation was laid out from this feed at its Main's draw.",
+            "tiebreaks": "The standings (and Swiss pairings) already rank by them.",
+        }
+    else:
+        feeds = [other.name for other in event.feeds.all()]
+        if feeds:
+            fed = ", ".join(feeds)
+            locked["format"] = (
+                f"The losers of this event feed {fed}: a feeding event is single elimination."
+            )
+            locked["feeds_from"] = f"This event feeds {fed}; it cannot be fed itself."
+            locked["feed_rounds"] = locked["feeds_from"]
+    if event.format != Event.Format.SWISS and event.status != Event.Status.REGISTRATION:
+        locked["rounds_planned"] = "Only a Swiss event has a set number of rounds."
+    if event.status == Event.Status.FINISHED:
+        for name in ("match_lengths", "clock", "rounds_planned", "deadline_rule"):
+            locked[name] = _FINISHED
+    return locked
+
+
+#: What a refusal calls each setting.
+LABELS = {
+    "name": "The name",
+    "kind": "The kind",
+    "format": "The format",
+    "match_lengths": "The match lengths",
+    "crawford": "The Crawford rule",
+    "holland": "The Holland rule",
+    "rounds_planned": "The number of rounds",
+    "feeds_from": "The feeding event",
+    "feed_rounds": "The feeding rounds",
+    "clock": "The clock",
+    "tiebreaks": "The tie-breaks",
+    "entry_fee": "The entry fee",
+    "payout_split": "The payout split",
+    "deadline_rule": "The deadline rule",
+}
+
+
+def event_update(
+    *,
+    event: Event,
+    name: str = KEEP,
+    kind: str | None = KEEP,
+    format: str = KEEP,
+    match_lengths: Sequence[int] = KEEP,
+    crawford: bool = KEEP,
+    holland: bool = KEEP,
+    rounds: int | None = KEEP,
+    feeds_from: Event | None = KEEP,
+    feed_rounds: Sequence[int] = KEEP,
+    clock: Sequence[dict[str, Any]] = KEEP,
+    tiebreaks: Sequence[str] = KEEP,
+    entry_fee: Decimal | None = KEEP,
+    payout_split: Sequence[float] = KEEP,
+    deadline_rule: str = KEEP,
+) -> Event:
+    """Change an event's settings; a parameter not given keeps its value.
+
+    A new value for a setting the draw (or the event's end) fixed is refused, naming
+    the field and the reason (``event_locked_settings``). New match lengths reach the
+    rounds not started yet; a Swiss event cut to the rounds it has played finishes.
+    """
+    given = {
+        "name": name,
+        "kind": kind,
+        "format": format,
+        "match_lengths": match_lengths,
+        "crawford": crawford,
+        "holland": holland,
+        "rounds_planned": rounds,
+        "feeds_from": feeds_from,
+        "feed_rounds": feed_rounds,
+        "clock": clock,
+        "tiebreaks": tiebreaks,
+        "entry_fee": entry_fee,
+        "payout_split": payout_split,
+        "deadline_rule": deadline_rule,
+    }
+    wanted = {field: value for field, value in given.items() if value is not KEEP}
+    with transaction.atomic():
+        source = wanted.get("feeds_from", event.feeds_from)
+        if source is not None:  # the Main first, in the order its draw locks them
+            event_lock(source.pk)
+        event_lock(event.pk)
+        event = Event.objects.select_related("tournament", "feeds_from").get(pk=event.pk)
+        new = _checked(event, wanted)
+        changed = {field: value for field, value in new.items() if value != _current(event, field)}
+        locked = event_locked_settings(event)
+        for field in changed:
+            if field in locked:
+                raise refuse(
+                    f"{LABELS[field]} cannot change now: {locked[field]}",
+                    code="setting-locked",
+                    field=field,
+                )
+        if not changed:
+            return event
+        _check_together(event, changed)
+        was_fed_by = event.feeds_from_id
+        for field, value in changed.items():
+            setattr(event, "feeds_from_id" if field == "feeds_from" else field, value)
+        event.full_clean(exclude=["champion", "tournament", "feeds_from"])
+        event.save(update_fields=list(changed))
+        if "match_lengths" in changed:
+            pending_rounds_relength(event)
+        if "rounds_planned" in changed and event.status == Event.Status.RUNNING:
+            league_finish_if_done(event)
+        for event_id in {event.pk, event.feeds_from_id, was_fed_by} - {None}:
+            page_cache.invalidate_event_on_commit(event_id, event.tournament_id)
+    return event
+
+
+def _current(event: Event, field: str) -> object:
+    if field == "feeds_from":
+        return event.feeds_from_id
+    if field == "tiebreaks":  # none stored means the default ones
+        return check_tiebreaks(list(event.tiebreaks or []))
+    value = getattr(event, field)
+    return list(value) if isinstance(value, list | tuple) else value
+
+
+def _checked(event: Event, wanted: dict[str, Any]) -> dict[str, Any]:
+    """Each given value in its stored shape, refused when it is not a valid value."""
+    new: dict[str, Any] = {}
+    for field, value in wanted.items():
+        if field == "name":
+            value = (value or "").strip()
+            if not value:
+                raise refuse("An event needs a name.", code="invalid", field="name")
+        elif field == "kind":
+            if value is None:  # derived from the feed and format, as at creation
+                value = _derived_kind(event, wanted)
+            if value not in Event.Kind.values:
+                raise refuse(f"Unknown kind {value!r}.", code="invalid", field="kind")
+        elif field == "format" and value not in Event.Format.values:
+            raise refuse(f"Unknown format {value!r}.", code="invalid", field="format")
+        elif field == "match_lengths":
+            value = check_match_lengths(list(value))
+        elif field == "rounds_planned" and value is not None:
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 50:
+                raise refuse(
+                    "A Swiss event has 1 to 50 rounds.", code="invalid", field="rounds_planned"
+                )
+        elif field == "feeds_from":
+            value = value.pk if value is not None else None
+        elif field == "feed_rounds":
+            value = sorted(value or [])
+        elif field == "clock":
+            value = check_clock(list(value or []))
+        elif field == "tiebreaks":
+            value = check_tiebreaks(list(value or []))
+        elif field == "entry_fee":
+            check_entry_fee(value)
+        elif field == "payout_split":
+            value = check_payout_split(list(value or []))
+        elif field == "deadline_rule" and value not in Event.DeadlineRule.values:
+            raise refuse(f"Unknown deadline rule {value!r}.", code="invalid", field="deadline_rule")
+        new[field] = value
+    return new
+
+
+def _derived_kind(event: Event, wanted: dict[str, Any]) -> str:
+    feeds_from = wanted.get("feeds_from", event.feeds_from)
+    event_format = wanted.get("format", event.format)
+    if feeds_from is not None:
+        return str(Event.Kind.CONSOLATION)
+    if event_format in ELIMINATION:
+        return str(Event.Kind.MAIN)
+    return str(Event.Kind.SIDE)
+
+
+def _check_together(event: Event, changed: dict[str, Any]) -> None:
+    """Settings that depend on one another, as they will be after the change."""
+
+    def after(field: str) -> Any:
+        return changed[field] if field in changed else _current(event, field)
+
+    if after("holland") and not after("crawford"):
+        raise refuse(
+            "The Holland rule only applies after a Crawford game: turn Crawford on.",
+            code="holland-needs-crawford",
+            field="holland",
+        )
+    event_format = after("format")
+    if (
+        {"rounds_planned", "format"} & set(changed)
+        and after("rounds_planned") is not None
+        and event_format != Event.Format.SWISS
+    ):
+        raise refuse(
+            "The number of rounds is set for Swiss events only; elimination and round "
+            "robin events follow from the field.",
+            code="invalid",
+            field="rounds_planned",
+        )
+    if "rounds_planned" in changed and changed["rounds_planned"] is not None:
+        paired = event.rounds.filter(bracket=Round.Bracket.MAIN).count()
+        if changed["rounds_planned"] < paired:
+            raise refuse(
+                f"{event.name} has paired {paired} rounds already: it cannot have fewer.",
+                code="invalid",
+                field="rounds_planned",
+            )
+    feeds_from_id = after("feeds_from")
+    feed_rounds = after("feed_rounds")
+    if feeds_from_id is None:
+        if feed_rounds:
+            raise refuse(
+                "Fed rounds need the event they come from.", code="bad-feed", field="feeds_from"
+            )
+        if after("kind") == Event.Kind.CONSOLATION:
+            raise refuse(
+                "A Consolation needs the Main that feeds it.", code="bad-feed", field="feeds_from"
+            )
+    elif {"feeds_from", "feed_rounds", "format"} & set(changed):
+        if feeds_from_id == event.pk:
+            raise refuse("An event cannot feed itself.", code="bad-feed", field="feeds_from")
+        source = Event.objects.get(pk=feeds_from_id)  # locked by event_update
+        changed["feed_rounds"] = check_feed(
+            event.tournament, source, feed_rounds, event_format, fed_event_id=event.pk
+        )
