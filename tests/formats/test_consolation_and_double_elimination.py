@@ -26,8 +26,13 @@ from tournament.formats.feed_in import (
     FromWinner,
     Source,
     build_feed_in,
+    main_round_one_byes,
 )
-from tournament.formats.single_elimination import SingleEliminationBracket, bracket_rounds
+from tournament.formats.single_elimination import (
+    SingleEliminationBracket,
+    bracket_rounds,
+    bracket_size,
+)
 from tournament.formats.slots import MatchRef, SlotRef
 
 
@@ -81,11 +86,8 @@ def play_feed_in(
     for matches in bracket.rounds:
         for match in matches:
             a, b = who(match.upper), who(match.lower)
-            if a is None and b is None:
-                assert match.is_void
-                results[match.ref] = Played(None, None, None, None)
-                continue
             assert not match.is_void
+            assert a is not None or b is not None, f"{match.ref} has nobody in it"
             if a is None or b is None:
                 assert match.is_walkover
                 results[match.ref] = Played(a, b, a if b is None else b, None)
@@ -140,30 +142,47 @@ def test_consolation_plays_through(n: int, fed: list[int]) -> None:
     assert len(set(losers)) == len(losers)
     assert champion is not None
     assert champion not in losers
-    # Voids come only from Main byes: never once later Main losers have entered.
-    first_feed = min([r for m, r in bracket.entry_rounds.items() if m != min(fed)], default=99)
-    for match in (m for matches in bracket.rounds for m in matches):
-        assert not match.is_void or match.ref.round < first_feed
+    # Every round has a match with two players in it (a round of byes only is left out).
+    for matches in bracket.rounds:
+        assert any(m.upper is not None and m.lower is not None for m in matches)
     if fed == [1, 2]:
-        assert bracket.entry_rounds == {1: 1, 2: 2}
+        # Main-1 losers play each other first only when they outnumber the Main-2 losers.
+        main_one_losers = consolation_entrants(main_entrants=n, fed_rounds=[1])
+        assert bracket.entry_rounds == {1: 1, 2: 2 if main_one_losers > bracket_size(n) // 4 else 1}
         # Nobody dropping from Main round 2 meets a player they have just beaten.
         beaten = {(p.winner, p.loser) for p in main.values() if p.loser is not None}
-        for match in bracket.rounds[1]:
+        for match in bracket.rounds[bracket.entry_rounds[2] - 1]:
             played = results[match.ref]
             assert (played.a, played.b) not in beaten
             assert (played.b, played.a) not in beaten
 
 
 def test_thirty_seven_player_main_into_consolation() -> None:
+    """27 Main byes leave 5 round-1 losers: no round of empty matches before they meet the
+    16 round-2 losers; the Consolation is the 32-line bracket its 21 players need."""
     bracket = consolation_bracket(main_entrants=37, fed_rounds=[1, 2])
     assert consolation_entrants(main_entrants=37, fed_rounds=[1, 2]) == 5 + 16
-    assert [len(r) for r in bracket.rounds] == [16, 16, 8, 4, 2, 1]
-    assert bracket.round_names[-3:] == ("Quarter-final", "Semi-final", "Final")
+    assert [len(r) for r in bracket.rounds] == [16, 8, 4, 2, 1]
+    assert bracket.round_names == (
+        "Round of 32",
+        "Round of 16",
+        "Quarter-final",
+        "Semi-final",
+        "Final",
+    )
+    assert bracket.entry_rounds == {1: 1, 2: 1}
     first = bracket.rounds[0]
-    assert sum(m.is_void for m in first) == 11
-    assert sum(m.is_walkover for m in first) == 5
-    # Round 2: five real matches, eleven Main-2 losers with a bye.
-    assert sum(not m.is_walkover for m in bracket.rounds[1]) == 5
+    assert not any(m.is_void for m in first)
+    # Round 1: five Main-1 losers against Main-2 losers, eleven Main-2 losers with a bye.
+    played = [m for m in first if not m.is_walkover]
+    assert len(played) == 5
+    assert all(isinstance(m.upper, FromLoser) and m.upper.match.round == 1 for m in played)
+    assert all(isinstance(m.lower, FromLoser) and m.lower.match.round == 2 for m in first)
+    assert {slot.round for slot in bracket.loser_goes_to.values()} == {1}
+    # The five Main-1 losers are those of the Main's five real round-1 matches.
+    assert sorted(ref.index for ref in bracket.loser_goes_to if ref.round == 1) == sorted(
+        set(range(32)) - main_round_one_byes(37)
+    )
 
 
 @pytest.mark.parametrize(
