@@ -7,7 +7,8 @@ the services, whose refusals the views show next to the field they name.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+import zoneinfo
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django import forms
@@ -15,7 +16,8 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
 from matches.models import Game, Match
-from tournament.models import Entry, Event, Player, Round
+from tournament.models import Entry, Event, Player, Round, Tournament
+from tournament.selectors import TIEBREAKS
 
 MAX_CSV_BYTES = 1_000_000
 
@@ -50,8 +52,103 @@ class IntListField(forms.CharField):
         return numbers
 
 
+class NumberListField(forms.CharField):
+    """A comma- or space-separated list of numbers of 0 or more, e.g. ``50, 30, 12.5``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 200)
+        super().__init__(**kwargs)
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            return ", ".join(f"{v:g}" for v in value)
+        return value
+
+    def clean(self, value: Any) -> list[float | int]:
+        text = super().clean(value)
+        numbers: list[float | int] = []
+        for part in re.split(r"[\s,;]+", (text or "").strip()):
+            if not part:
+                continue
+            try:
+                number = float(part)
+            except ValueError:
+                raise ValidationError(f"“{part}” is not a number.", code="invalid") from None
+            if not number >= 0 or number == float("inf"):
+                raise ValidationError("Each number must be 0 or more.", code="min")
+            numbers.append(int(number) if number.is_integer() else number)
+        return numbers
+
+
+class TiebreaksField(forms.CharField):
+    """Tie-break names in order, comma-separated, e.g. ``wins, head_to_head``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 200)
+        kwargs.setdefault(
+            "help_text",
+            "In order; blank takes the default. Known: "
+            + ", ".join(f"{name} ({label})" for name, label in TIEBREAKS.items())
+            + ".",
+        )
+        super().__init__(**kwargs)
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            return ", ".join(str(v) for v in value)
+        return value
+
+    def clean(self, value: Any) -> list[str]:
+        text = super().clean(value)
+        names = [part for part in re.split(r"[\s,;]+", (text or "").strip()) if part]
+        unknown = [name for name in names if name not in TIEBREAKS]
+        if unknown:
+            raise ValidationError(f"Unknown tie-break(s): {', '.join(unknown)}.", code="invalid")
+        if len(set(names)) != len(names):
+            raise ValidationError("A tie-break is named twice.", code="invalid")
+        return names
+
+
 class DateInput(forms.DateInput):
+    """A browser date picker: its value is an ISO date whatever the locale."""
+
     input_type = "date"
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        super().__init__(attrs, format="%Y-%m-%d")
+
+
+def _time_zones() -> list[tuple[str, str]]:
+    return [(name, name) for name in sorted(zoneinfo.available_timezones())]
+
+
+class LockedFieldsForm(forms.Form):
+    """A settings form some of whose fields can no longer change.
+
+    ``locked`` maps a field's name to the reason. A locked field is shown disabled
+    with the reason as its help, and its current value travels in a hidden input
+    (``_fields.html``), so the services see it unchanged; a changed value sent anyway
+    is refused next to the field (by ``clean_<field>`` or the service), never dropped.
+    """
+
+    def __init__(self, *args: Any, locked: Mapping[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.locked = {
+            name: reason for name, reason in (locked or {}).items() if name in self.fields
+        }
+        for name, reason in self.locked.items():
+            field = self.fields[name]
+            field.help_text = f"Locked: {reason}"
+            field.widget.attrs["disabled"] = True
+            field.required = False
+
+    def locked_value_error(self, name: str, value: Any) -> None:
+        """Refuse a new ``value`` for the locked field ``name`` (one the form itself holds)."""
+        current = self.initial.get(name)
+        if name in self.locked and value not in ("", None, current):
+            raise ValidationError(
+                f"This cannot change: {self.locked[name]} It stays {current!r}.", code="locked"
+            )
 
 
 class TournamentForm(forms.Form):
@@ -62,6 +159,12 @@ class TournamentForm(forms.Form):
     starts_on = forms.DateField(required=False, widget=DateInput)
     ends_on = forms.DateField(required=False, widget=DateInput)
     venue = forms.CharField(max_length=200, required=False)
+    time_zone = forms.ChoiceField(
+        choices=_time_zones,
+        required=False,
+        initial="UTC",
+        help_text="Round start times and deadlines are shown in it.",
+    )
     is_public = forms.BooleanField(
         required=False, initial=True, label="Public", help_text="Listed on the public pages."
     )
@@ -122,11 +225,37 @@ class EventForm(forms.Form):
         help_text="Per round, the last repeats.",
     )
     entry_fee = forms.DecimalField(required=False, min_value=0, max_digits=9, decimal_places=2)
+    payout_split = NumberListField(
+        required=False,
+        label="Payout split (%)",
+        help_text="Percent of the pool by place, e.g. 50, 30, 20.",
+    )
+    tiebreaks = TiebreaksField(required=False, label="Tie-breaks (Swiss, round robin)")
+    deadline_rule = forms.ChoiceField(
+        choices=Event.DeadlineRule.choices,
+        required=False,
+        initial=Event.DeadlineRule.FLAG,
+        label="At a round's deadline",
+        help_text="What happens to a match nobody reported.",
+    )
+
+    #: The fields in the fieldsets of the create and settings pages.
+    GROUPS = {
+        "event": ("name", "slug", "kind", "format"),
+        "matches": ("match_lengths", "crawford", "holland", "rounds_planned", "tiebreaks"),
+        "feed": ("feeds_from", "feed_rounds"),
+        "clock": ("clock_reserve", "clock_delay", "deadline_rule"),
+        "money": ("entry_fee", "payout_split"),
+    }
 
     def __init__(self, *args: Any, feeds: QuerySet[Event] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if feeds is not None:
             self.fields["feeds_from"].queryset = feeds
+
+    def groups(self) -> dict[str, list[forms.BoundField]]:
+        """The bound fields of each fieldset, by group name."""
+        return {group: [self[name] for name in names] for group, names in self.GROUPS.items()}
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -145,7 +274,87 @@ class EventForm(forms.Form):
         ]
         if data.get("feed_rounds") and not data.get("feeds_from"):
             self.add_error("feeds_from", "Choose the event whose losers feed this one.")
+        data["deadline_rule"] = data.get("deadline_rule") or Event.DeadlineRule.FLAG
         return data
+
+
+class TournamentSettingsForm(LockedFieldsForm, TournamentForm):
+    """A tournament's details after its creation; its slug stays (links are out)."""
+
+    SLUG_REASON = "It is the address of the public pages: links already shared would break."
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        initial = {
+            "name": tournament.name,
+            "slug": tournament.slug,
+            "starts_on": tournament.starts_on,
+            "ends_on": tournament.ends_on,
+            "venue": tournament.venue,
+            "time_zone": tournament.time_zone,
+            "is_public": tournament.is_public,
+        }
+        super().__init__(*args, initial=initial, locked={"slug": self.SLUG_REASON}, **kwargs)
+
+    def clean_slug(self) -> str:
+        slug: str = self.cleaned_data.get("slug") or ""
+        self.locked_value_error("slug", slug)
+        return self.initial["slug"]  # type: ignore[no-any-return]
+
+
+def _whole(value: Any) -> Any:
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+#: The event form's fields holding each model field (the clock is two of them).
+EVENT_FORM_FIELDS: dict[str, tuple[str, ...]] = {
+    "clock": ("clock_reserve", "clock_delay"),
+}
+
+
+class EventSettingsForm(LockedFieldsForm, EventForm):
+    """An event's settings after its creation; ``locked`` (by model field) says which stay."""
+
+    SLUG_REASON = "It is the address of the event's pages and printed sheets."
+
+    def __init__(
+        self, *args: Any, event: Event, locked: Mapping[str, str] | None = None, **kwargs: Any
+    ) -> None:
+        clock = list(event.clock or [])
+        initial = {
+            "name": event.name,
+            "slug": event.slug,
+            "kind": event.kind,
+            "format": event.format,
+            "match_lengths": list(event.match_lengths or []),
+            "crawford": event.crawford,
+            "holland": event.holland,
+            "feeds_from": event.feeds_from_id,
+            "feed_rounds": list(event.feed_rounds or []),
+            "rounds_planned": event.rounds_planned,
+            "clock_reserve": [_whole(c.get("reserve_minutes_per_point", 0)) for c in clock],
+            "clock_delay": [_whole(c.get("delay_seconds", 0)) for c in clock],
+            "entry_fee": event.entry_fee,
+            "payout_split": list(event.payout_split or []),
+            "tiebreaks": list(event.tiebreaks or []),
+            "deadline_rule": event.deadline_rule,
+        }
+        by_form_field = {"slug": self.SLUG_REASON}
+        for name, reason in (locked or {}).items():
+            for form_field in EVENT_FORM_FIELDS.get(name, (name,)):
+                by_form_field[form_field] = reason
+        super().__init__(*args, initial=initial, locked=by_form_field, **kwargs)
+        self.fields["kind"].choices = Event.Kind.choices
+
+    def clean_slug(self) -> str:
+        slug: str = self.cleaned_data.get("slug") or ""
+        self.locked_value_error("slug", slug)
+        return self.initial["slug"]  # type: ignore[no-any-return]
+
+    def field_for(self, name: str | None) -> str | None:
+        """The form field a service's refusal about ``name`` belongs to (None: the form)."""
+        name = {"rounds": "rounds_planned", "feeds": "feeds_from"}.get(name or "", name)
+        name = EVENT_FORM_FIELDS.get(name or "", (name,))[0]
+        return name if name in self.fields else None
 
 
 class PlayersCsvForm(forms.Form):

@@ -10,9 +10,15 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("new/", views.tournament_new, name="tournament-new"),
     path("t/<slug:slug>/", views.tournament_detail, name="tournament"),
+    path("t/<slug:slug>/settings/", views.tournament_settings, name="tournament-settings"),
     path("t/<slug:slug>/new-event/", views.event_new, name="event-new"),
     path("t/<slug:slug>/import/", views.players_import, name="import"),
     path("t/<slug:slug>/events/<slug:event_slug>/", views.event_detail, name="event"),
+    path(
+        "t/<slug:slug>/events/<slug:event_slug>/settings/",
+        views.event_settings,
+        name="event-settings",
+    ),
     path("t/<slug:slug>/events/<slug:event_slug>/entries/", views.entry_add, name="entry-add"),
     path(
         "t/<slug:slug>/events/<slug:event_slug>/entries/<int:entry_id>/check-in/",

@@ -32,6 +32,7 @@ from tournament.services.console_extras import (
 )
 from tournament.services.draws import draw_make
 from tournament.services.entries import entry_check_in, entry_withdraw
+from tournament.services.event_settings import event_locked_settings, event_update
 from tournament.services.events import event_create, event_match_lengths_set
 from tournament.services.imports import players_import_csv
 from tournament.services.results import (
@@ -43,7 +44,7 @@ from tournament.services.results import (
     match_walkover,
 )
 from tournament.services.rounds import event_next_round, round_start
-from tournament.services.tournaments import tournament_create
+from tournament.services.tournaments import tournament_create, tournament_update
 
 
 def _is_htmx(request: HttpRequest) -> bool:
@@ -140,6 +141,36 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
+    """Change the tournament's name, dates, venue, time zone and visibility (not its slug)."""
+    tournament = selectors.tournament_for(request.user, slug)
+    form = forms.TournamentSettingsForm(request.POST or None, tournament=tournament)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        saved = call_service(
+            form,
+            tournament_update,
+            tournament=tournament,
+            name=data["name"],
+            starts_on=data["starts_on"],
+            ends_on=data["ends_on"],
+            venue=data["venue"],
+            time_zone=data["time_zone"] or "UTC",
+            is_public=data["is_public"],
+        )
+        if saved is not None:
+            messages.success(request, "Tournament settings saved.")
+            return redirect("console:tournament", saved.slug)
+    return render(
+        request,
+        "console/tournament_form.html",
+        {"tournament": tournament, "form": form, "editing": True, "locked": form.locked},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
 def event_new(request: HttpRequest, slug: str) -> HttpResponse:
     """Create an event: format, match length per round, Crawford/Holland, feed, clocks."""
     tournament = selectors.tournament_for(request.user, slug)
@@ -162,20 +193,74 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
             feed_rounds=data["feed_rounds"],
             rounds=data["rounds_planned"],
             entry_fee=data["entry_fee"],
+            payout_split=data["payout_split"],
+            tiebreaks=data["tiebreaks"],
+            deadline_rule=data["deadline_rule"],
         )
         if event is not None:
             messages.success(request, f"{event.name} created.")
             return redirect("console:event", tournament.slug, event.slug)
-    groups = {
-        "event": [form[n] for n in ("name", "slug", "kind", "format")],
-        "matches": [form[n] for n in ("match_lengths", "crawford", "holland", "rounds_planned")],
-        "feed": [form[n] for n in ("feeds_from", "feed_rounds")],
-        "clock": [form[n] for n in ("clock_reserve", "clock_delay", "entry_fee")],
-    }
     return render(
         request,
         "console/event_form.html",
-        {"tournament": tournament, "form": form, "groups": groups},
+        {"tournament": tournament, "form": form, "groups": form.groups()},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_settings(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
+    """Change an event's settings; those its draw (or its end) fixed are shown locked.
+
+    A locked setting sent with a new value is refused next to its field (by the form
+    for the slug, by ``event_update`` for the others), never silently kept.
+    """
+    tournament = selectors.tournament_for(request.user, slug)
+    event = selectors.event_of(tournament, event_slug)
+    form = forms.EventSettingsForm(
+        request.POST or None,
+        event=event,
+        locked=event_locked_settings(event),
+        feeds=selectors.feeding_events(tournament).exclude(pk=event.pk),
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            saved = event_update(
+                event=event,
+                name=data["name"],
+                kind=data["kind"] or None,
+                format=data["format"],
+                match_lengths=data["match_lengths"],
+                crawford=data["crawford"],
+                holland=data["holland"],
+                rounds=data["rounds_planned"],
+                feeds_from=data["feeds_from"],
+                feed_rounds=data["feed_rounds"],
+                clock=data["clock"],
+                tiebreaks=data["tiebreaks"],
+                entry_fee=data["entry_fee"],
+                payout_split=data["payout_split"],
+                deadline_rule=data["deadline_rule"],
+            )
+        except (APIException, ValidationError) as exc:
+            field, message = _service_error_message(exc)
+            form.add_error(form.field_for(field), message)
+        else:
+            messages.success(request, f"{saved.name}: settings saved.")
+            return redirect("console:event", tournament.slug, saved.slug)
+    return render(
+        request,
+        "console/event_form.html",
+        {
+            "tournament": tournament,
+            "event": event,
+            "form": form,
+            "groups": form.groups(),
+            "editing": True,
+            "locked": form.locked,
+        },
         status=400 if form.errors else 200,
     )
 
