@@ -52,6 +52,8 @@ def test_pages_with_forms_carry_the_token() -> None:
         f"/director/t/{scene.slug}/matches/{scene.m}/": director,
         f"/director/t/{scene.slug}/new-event/": director,
         f"/director/t/{scene.slug}/import/": director,
+        f"/director/t/{scene.slug}/settings/": director,
+        f"/director/t/{scene.slug}/events/{scene.eslug}/settings/": director,
         "/director/new/": director,
     }
     for path, client in pages.items():
