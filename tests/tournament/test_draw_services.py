@@ -71,7 +71,12 @@ def test_consolation_is_laid_out_with_its_main(tournament, enter):
     assert consolation.kind == Event.Kind.CONSOLATION
     assert consolation.status == Event.Status.DRAWN
     counts = [Match.objects.filter(round=r).count() for r in consolation.rounds.order_by("number")]
-    assert counts == [16, 16, 8, 4, 2, 1]
+    # 21 players fall into it (5 Main-1 losers, 16 Main-2 losers): a 32-line bracket, and
+    # no match with nobody in it; 11 Main-2 losers have a bye in round 1.
+    assert counts == [16, 8, 4, 2, 1]
+    byes = Match.objects.filter(event=consolation, is_bye=True)
+    assert byes.count() == 11
+    assert set(byes.values_list("round__number", "status")) == {(1, Match.Status.PENDING)}
     assert set(Round.objects.filter(event=consolation).values_list("match_length", flat=True)) == {
         9
     }

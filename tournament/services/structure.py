@@ -4,7 +4,8 @@ Elimination events get every round and match at draw time. Round-1 byes are
 decided at once and their players already sit in round 2. In a Consolation or a
 losers bracket a line that no one will ever take (a Main bye) makes its match a
 *bye in waiting* (``is_bye`` with the other line empty, decided when its player
-arrives) and two such lines make a *void* match (``is_bye``, no players, complete).
+arrives). The formats leave out any round of byes only, so no match there has two
+empty lines (a *void*, laid out ``is_bye`` and complete, kept for safety).
 """
 
 from __future__ import annotations
