@@ -17,7 +17,7 @@ from django.db.models import QuerySet
 
 from matches.models import Game, Match
 from tournament.models import Entry, Event, Player, Round, Tournament
-from tournament.selectors import TIEBREAKS
+from tournament.selectors import DEFAULT_TIEBREAKS, TIEBREAKS
 
 MAX_CSV_BYTES = 1_000_000
 
@@ -122,6 +122,14 @@ def _time_zones() -> list[tuple[str, str]]:
     return [(name, name) for name in sorted(zoneinfo.available_timezones())]
 
 
+class LockedBoundField(forms.BoundField):
+    """A locked field shows (and its hidden input carries) the current value, even when a
+    refused new one was posted: sending the page again then changes nothing locked."""
+
+    def value(self) -> Any:
+        return self.field.prepare_value(self.initial)
+
+
 class LockedFieldsForm(forms.Form):
     """A settings form some of whose fields can no longer change.
 
@@ -141,6 +149,9 @@ class LockedFieldsForm(forms.Form):
             field.help_text = f"Locked: {reason}"
             field.widget.attrs["disabled"] = True
             field.required = False
+            field.get_bound_field = (  # type: ignore[method-assign]
+                lambda form, name, field=field: LockedBoundField(form, field, name)
+            )
 
     def locked_value_error(self, name: str, value: Any) -> None:
         """Refuse a new ``value`` for the locked field ``name`` (one the form itself holds)."""
@@ -335,7 +346,7 @@ class EventSettingsForm(LockedFieldsForm, EventForm):
             "clock_delay": [_whole(c.get("delay_seconds", 0)) for c in clock],
             "entry_fee": event.entry_fee,
             "payout_split": list(event.payout_split or []),
-            "tiebreaks": list(event.tiebreaks or []),
+            "tiebreaks": list(event.tiebreaks or DEFAULT_TIEBREAKS),
             "deadline_rule": event.deadline_rule,
         }
         by_form_field = {"slug": self.SLUG_REASON}

@@ -44,13 +44,18 @@ def event_locked_settings(event: Event) -> dict[str, str]:
     """
     locked: dict[str, str] = {}
     if event.status != Event.Status.REGISTRATION:
+        feed = (
+            "The Consolation was laid out from this feed at its Main's draw."
+            if event.feeds_from_id
+            else "A drawn event cannot become a Consolation."
+        )
         locked |= {
             "format": f"{_DRAWN} A bracket cannot change format once drawn.",
             "kind": "The draw placed the event beside its Main on the public pages.",
-            "crawford": f"{_DRAWN} Its matches are played under this rule.",
-            "holland": f"{_DRAWN} Its matches are played under this rule.",
-            "feeds_from": "The Consolation was laid out from this feed at its Main's draw.",
-            "feed_rounds": "The Consolation was laid out from this feed at its Main's draw.",
+            "crawford": f"{_DRAWN} The drawn matches are played under this rule.",
+            "holland": f"{_DRAWN} The drawn matches are played under this rule.",
+            "feeds_from": feed,
+            "feed_rounds": feed,
             "tiebreaks": "The standings (and Swiss pairings) already rank by them.",
         }
     else:
