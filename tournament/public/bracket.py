@@ -239,7 +239,12 @@ def match_box(
 ) -> Box:
     """One match box; ``destinations`` maps a player to where they went after losing."""
     where = destinations or {}
-    if match.is_bye and match.entry1_id is None and match.entry2_id is None:
+    if (
+        match.is_bye
+        and match.entry1_id is None
+        and match.entry2_id is None
+        and match.status == Match.Status.COMPLETE
+    ):  # a void; a bye still waiting for its player shows who will come and "bye"
         return _void_box(match.slot + 1, match.length)
     return Box(
         match_id=match.pk,
