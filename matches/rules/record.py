@@ -324,6 +324,8 @@ def _replay(state: MatchState, rules: MatchRules, record: GameRecord, autos: int
                 if offer is not None:
                     if offer.kind is OfferKind.BEAVER and side == 1 - offer.by:
                         cube = cube.take(side)  # a roll after a beaver means it was taken
+                    elif offer.kind is OfferKind.RACCOON and side == offer.by:
+                        cube = cube.take(1 - side)  # so does the raccooner's roll (gnubg .mat)
                     else:
                         raise OutOfTurn(
                             f"side {side} rolled while side {offer.by}'s "
@@ -364,7 +366,10 @@ def _replay(state: MatchState, rules: MatchRules, record: GameRecord, autos: int
                     cube = cube.double(side, own_rolls=rolls[side])
                 _check_written(action.value, cube)
             elif isinstance(action, Beaver):
-                cube = cube.beaver(side)
+                if cube.offer is not None and cube.offer.kind is OfferKind.BEAVER:
+                    cube = cube.raccoon(side)  # gnubg's .mat writes a raccoon as "Beavers"
+                else:
+                    cube = cube.beaver(side)
                 _check_written(action.value, cube)
             elif isinstance(action, Raccoon):
                 cube = cube.raccoon(side)
