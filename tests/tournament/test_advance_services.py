@@ -45,6 +45,11 @@ def test_37_players_main_and_consolation_play_to_a_champion_each(tournament, ent
     assert consolation.champion.event_id == consolation.pk
     # Every Main loser of rounds 1 and 2 went to the Consolation: 5 + 16.
     assert consolation.entries.count() == 21
+    # Its 32-line bracket: 20 matches played, 11 byes, and no match with nobody in it.
+    fed = Match.objects.filter(event=consolation)
+    assert fed.filter(is_bye=False).count() == 20
+    assert fed.filter(is_bye=True, decision=Match.Decision.BYE).count() == 11
+    assert not fed.filter(entry1__isnull=True, entry2__isnull=True).exists()
     assert (
         not Match.objects.filter(event__in=[main, consolation])
         .exclude(status=Match.Status.COMPLETE)
