@@ -5,7 +5,10 @@ top seeds). Every winners-bracket loser drops into the losers bracket
 (``feed_in`` with every winners round fed): round-1 losers pair off, and the losers
 of winners round ``r`` enter the losers round that has as many survivors as they
 are, laid reversed, then halves swapped, and so on, whichever layout avoids
-meeting a player they have just beaten. A second loss eliminates.
+meeting a player they have just beaten. A second loss eliminates. Winners-bracket
+byes leave losers-bracket lines empty, and a losers round in which nobody would
+play is left out (see ``feed_in``): with 5 players the lone round-1 loser meets a
+round-2 loser at once, and no losers-bracket match ever has nobody in it.
 
 The grand final sets the winners-bracket champion (upper line) against the
 losers-bracket champion (lower line). With ``reset`` (the default) a win by the
@@ -21,6 +24,8 @@ StageSlot(stage=Stage.LOSERS, round=2, index=1, position=1)
 StageSlot(stage=Stage.GRAND_FINAL, round=1, index=0, position=1)
 >>> d.after_grand_final(winner_position=1)
 StageMatch(stage=Stage.GRAND_FINAL, round=2, index=0)
+>>> [len(r) for r in DoubleEliminationBracket.build([1, 2, 3, 4, 5]).losers.rounds]
+[2, 1, 1]
 """
 
 from __future__ import annotations
