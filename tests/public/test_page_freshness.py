@@ -59,3 +59,24 @@ def test_an_event_cannot_take_the_slug_of_a_tournament_page(slug):
     assert "names a page" in str(err.value)
     event = services.event_create(tournament=tournament, name=slug.title(), match_lengths=[5])
     assert event.slug != slug
+
+
+def test_new_match_lengths_from_the_api_show_on_the_cached_pages(
+    client, django_capture_on_commit_callbacks
+):
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    tournament = TournamentFactory(slug="winter")
+    event = EventFactory(tournament=tournament, slug="main", name="Main", match_lengths=[5])
+    pages = [f"/t/{tournament.slug}/", f"/t/{tournament.slug}/{event.slug}/"]
+    assert all("11, 13" not in client.get(url).content.decode() for url in pages)
+    api = APIClient()
+    token, _ = Token.objects.get_or_create(user=tournament.directors.first())
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = api.patch(f"/api/events/{event.pk}/", {"match_lengths": [11, 13]}, format="json")
+
+    assert answer.status_code == 200, answer.content
+    assert all("11, 13" in client.get(url).content.decode() for url in pages)

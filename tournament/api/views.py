@@ -272,7 +272,7 @@ class EventDetailView(DirectorView):
         event = self.event(request, pk)
         data = io.EventLengthsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.event_match_lengths_set(event=event, **data.validated_data)
+        services.event_update(event=event, **data.validated_data)
         return Response(io.EventDetailSerializer(selectors.event_detail(event.pk)).data)
 
 

@@ -33,7 +33,7 @@ from tournament.services.console_extras import (
 from tournament.services.draws import draw_make
 from tournament.services.entries import entry_check_in, entry_withdraw
 from tournament.services.event_settings import event_locked_settings, event_update
-from tournament.services.events import event_create, event_match_lengths_set
+from tournament.services.events import event_create
 from tournament.services.imports import players_import_csv
 from tournament.services.results import (
     GameResult,
@@ -497,7 +497,7 @@ def match_lengths(request: HttpRequest, slug: str, event_slug: str) -> HttpRespo
     if form.is_valid() and (
         call_service(
             form,
-            event_match_lengths_set,
+            event_update,
             event=event,
             match_lengths=form.cleaned_data["match_lengths"],
         )

@@ -4,7 +4,7 @@ from tournament.services.advance import match_advance
 from tournament.services.draws import draw_make
 from tournament.services.entries import entry_check_in, entry_register, entry_withdraw
 from tournament.services.event_settings import event_locked_settings, event_update
-from tournament.services.events import event_create, event_match_lengths_set
+from tournament.services.events import event_create
 from tournament.services.players import player_create, player_update
 from tournament.services.results import (
     GameResult,
@@ -35,7 +35,6 @@ __all__ = [
     "entry_withdraw",
     "event_create",
     "event_locked_settings",
-    "event_match_lengths_set",
     "event_next_round",
     "event_update",
     "match_advance",

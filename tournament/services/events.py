@@ -313,17 +313,6 @@ def check_tiebreaks(tiebreaks: Sequence[str] | None) -> list[str]:
     return list(tiebreaks)
 
 
-def event_match_lengths_set(*, event: Event, match_lengths: Sequence[int]) -> Event:
-    """Change the match lengths; rounds that have not started take the new lengths."""
-    lengths = check_match_lengths(list(match_lengths))
-    with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
-        event.match_lengths = lengths
-        event.save(update_fields=["match_lengths"])
-        pending_rounds_relength(event)
-    return event
-
-
 def pending_rounds_relength(event: Event) -> None:
     """Give the event's rounds that have not started (and their matches without a game)
     the lengths ``event.match_lengths`` now says (the caller holds the event's lock)."""
