@@ -16,6 +16,7 @@ from tournament.services import (
     entry_register,
     event_create,
     event_next_round,
+    event_update,
     round_length_set,
     round_start,
 )
@@ -54,6 +55,30 @@ def test_swiss_pairs_by_score_without_rematches_and_finishes(tournament, enter):
     assert swiss.champion_id == table[0].entry.pk
     assert [row.wins for row in table] == sorted((row.wins for row in table), reverse=True)
     assert sum(row.wins for row in table) == 16 + 4
+    with pytest.raises(DomainError) as err:
+        event_next_round(event=swiss)
+    assert err.value.error_code == "event-finished"
+
+
+def test_a_swiss_cut_to_the_rounds_it_has_played_finishes_with_the_leader(tournament, enter):
+    swiss = event_create(tournament=tournament, name="Swiss", format="swiss", rounds=5)
+    enter(swiss, 8)
+    draw_make(event=swiss, method="rating")
+    for _ in range(2):
+        event_next_round(event=swiss)
+        _play_round(swiss, choose=lambda m: 1 + (m.slot % 2))
+    swiss.refresh_from_db()
+    assert swiss.status == Event.Status.RUNNING
+    with pytest.raises(DomainError) as err:  # never below the rounds already paired
+        event_update(event=swiss, rounds=1)
+    assert err.value.error_code == "invalid"
+    assert err.value.extra["field"] == "rounds_planned"
+
+    event_update(event=swiss, rounds=2)
+
+    swiss.refresh_from_db()
+    assert swiss.status == Event.Status.FINISHED
+    assert swiss.champion_id == standings(swiss)[0].entry.pk
     with pytest.raises(DomainError) as err:
         event_next_round(event=swiss)
     assert err.value.error_code == "event-finished"
