@@ -8,7 +8,9 @@ import re
 import pytest
 from django.urls import reverse
 
+from matches.game_moves import encode_moves
 from matches.models import Match
+from matches.rules.record import Double, RollPlay, Take, Win
 from tests.factories import EventFactory, PlayerFactory, TournamentFactory, UserFactory
 from tests.public.builders import elimination, finish, play_game, rating_history
 from tournament import page_cache
@@ -145,9 +147,9 @@ def test_match_page_shows_games_cube_gammons_doubles_and_crawford(client):
         match,
         winner_side=1,
         moves=[
-            {"type": "roll", "side": 1, "dice": [3, 1], "play": "8/5 6/5"},
-            {"type": "double", "side": 2, "value": 2},
-            {"type": "drop", "side": 1},
+            {"side": 1, "kind": "roll", "move": 1, "dice": [3, 1], "play": "8/5 6/5"},
+            {"side": 2, "kind": "double", "move": 1, "value": 2},
+            {"side": 1, "kind": "drop", "move": 1},
         ],
     )
     finish(match, winner_side=1)
@@ -372,3 +374,34 @@ def test_match_file_moves_shown_as_numbered_lines(client):
         ("1", "31: 8/5 6/5", "64: 24/18 18/14"),
         ("2", "Doubles to 2", "Drops; Wins 1 point"),
     ]
+
+
+def test_match_page_reads_the_stored_move_record_and_skips_one_it_cannot(client):
+    main = elimination(2, lengths=[5])
+    match = _match(main, 1, 0)
+    first, second = match.entry1.player.name, match.entry2.player.name
+    file_game = (
+        RollPlay(0, (3, 1), "8/5 6/5", move=1),
+        RollPlay(1, (6, 6), "", move=1),
+        Double(0, 2, move=2),
+        Take(1, move=2),
+        RollPlay(0, (5, 2), "13/8 13/11", move=3),
+        Win(0, 2, move=3),
+    )
+    # the file's first player is the match's second: their actions go in the second column
+    play_game(match, winner_side=2, cube=2, moves=encode_moves(file_game, swapped=True))
+    play_game(match, winner_side=1, moves=[{"side": 0, "kind": "take", "move": 1}])
+    response = client.get(f"/matches/{match.pk}/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f'<th scope="col">{first}</th><th scope="col">{second}</th>' in html
+    rows = re.findall(
+        r"<tr><th scope=\"row\">(\d+)</th><td>([^<]*)</td><td>([^<]*)</td></tr>", html
+    )
+    assert rows == [
+        ("1", "66:", "31: 8/5 6/5"),
+        ("2", "Takes", "Doubles to 2"),
+        ("3", "", "52: 13/8 13/11; Wins 2 points"),
+    ]
+    assert "Game 1 (6 actions)" in html
+    assert "Game 2 (" not in html  # side 0 is no side of a stored record: nothing to show

@@ -24,7 +24,9 @@ from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.urls import reverse
 
+from matches.game_moves import decode_moves
 from matches.models import Game, Match
+from matches.rules.record import Action, Beaver, Double, Drop, Raccoon, RollPlay, Take, Win
 from tournament.formats.feed_in import FeedInBracket, FromLoser
 from tournament.models import Draw, Entry, Event, Player, RatingChange, Round, Tournament
 from tournament.public import bracket as layout
@@ -457,59 +459,34 @@ def _doubles(match: Match, game: Game) -> list[str]:
     return out
 
 
-_ACTION_TEXT = {
-    "double": "doubles",
-    "beaver": "beavers",
-    "raccoon": "raccoons",
-    "take": "takes",
-    "drop": "drops",
-    "win": "wins",
-    "resign": "resigns",
-}
+_ANSWER_TEXT = {Take: "takes", Drop: "drops", Beaver: "beavers", Raccoon: "raccoons"}
+
+
+def _move_text(action: Action) -> tuple[str, str]:
+    """The dice (``31``, or empty) and what ``action`` did, as the match page words it."""
+    if isinstance(action, RollPlay):
+        return "".join(str(d) for d in action.dice), action.play or "(no move)"
+    if isinstance(action, Double):
+        return "", "doubles" + (f" to {action.value}" if action.value else "")
+    if isinstance(action, Win):
+        points = action.points
+        return "", f"wins {points} point{'s' if points != 1 else ''}"
+    return "", _ANSWER_TEXT.get(type(action), "")
 
 
 def _move_rows(match: Match, moves: object) -> list[MoveRow]:
-    """A stored move record (a list of actions, or plain text) as rows to show."""
+    """A game's stored move record (:mod:`matches.game_moves`) as rows; none if unreadable."""
     if not moves:
         return []
-    if isinstance(moves, str):
-        return [MoveRow("", "", line) for line in moves.splitlines() if line.strip()]
-    if isinstance(moves, dict):
-        moves = moves.get("actions") or moves.get("moves") or []
-    actions = list(moves) if isinstance(moves, list) else []
-    zero_based = any(isinstance(a, dict) and a.get("side") == 0 for a in actions)
+    try:
+        actions = decode_moves(moves)
+    except ValueError:
+        return []
     rows = []
     for action in actions:
-        if not isinstance(action, dict):
-            rows.append(MoveRow("", "", str(action)))
-            continue
-        side = action.get("side")
-        if isinstance(side, int) and zero_based:
-            side += 1
-        number = action.get("move")
-        who = _side_name(match, side) if side is not None else ""
-        dice = action.get("dice")
-        dice_text = "".join(str(d) for d in dice) if isinstance(dice, list | tuple) else ""
-        kind = str(action.get("kind") or action.get("type") or action.get("action") or "")
-        if dice_text or "play" in action:
-            text = str(action.get("play") or "(no move)")
-        else:
-            text = _ACTION_TEXT.get(kind, kind)
-            value = action.get("value") or action.get("cube")
-            points = action.get("points")
-            if value:
-                text += f" to {value}"
-            if points:
-                text += f" {points} point{'s' if points != 1 else ''}"
-        rows.append(
-            MoveRow(
-                who,
-                dice_text,
-                text,
-                side if isinstance(side, int) else None,
-                number if isinstance(number, int) else None,
-            )
-        )
+        side = None if action.side is None else action.side + 1
+        dice, text = _move_text(action)
+        rows.append(MoveRow(_side_name(match, side), dice, text, side, action.move))
     return rows
 
 
