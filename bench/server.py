@@ -146,10 +146,15 @@ def start_redis(port: int, timeout: float = 30.0) -> subprocess.Popen[bytes]:
     if binary is None:
         raise RuntimeError("redis-server is not installed")
     proc = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", ""],
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
         stdout=subprocess.DEVNULL,
     )
-    wait_port(port, timeout)
+    try:
+        wait_port(port, timeout)
+    except RuntimeError:
+        proc.kill()
+        proc.wait()
+        raise
     return proc
 
 

@@ -1,20 +1,15 @@
-"""Exit 0 when PostgreSQL and Redis answer at the URLs given, 1 (saying which is down) otherwise."""
+"""Exit 0 when PostgreSQL and Redis answer at the URLs given, 1 (saying which is down) otherwise.
 
-import socket
+Run as a script (``python tests/services_up.py DATABASE_URL REDIS_URL``, see the Makefile's
+``test-services``), so it puts the repository root on ``sys.path`` for ``bench.server``.
+"""
+
 import sys
-from urllib.parse import urlparse
+from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-def reachable(url: str, default_port: int) -> bool:
-    parts = urlparse(url)
-    try:
-        socket.create_connection(
-            (parts.hostname or "127.0.0.1", parts.port or default_port), 2
-        ).close()
-    except OSError:
-        return False
-    return True
-
+from bench.server import reachable
 
 if __name__ == "__main__":
     database_url, redis_url = sys.argv[1], sys.argv[2]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -14,6 +13,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.test import override_settings
 
+from bench.server import free_port, start_redis
 from tournament.models import Player
 from tournament.tasks import health_probe
 
@@ -29,30 +29,13 @@ def test_healthz_reports_every_service_up(client):
     assert all(s["status"] == "ok" for s in body["services"].values())
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def private_redis():
     """A redis-server of the test's own, on a free port, that the test may stop."""
-    binary = shutil.which("redis-server")
-    if binary is None:
+    if shutil.which("redis-server") is None:
         pytest.skip("redis-server is not installed")
-    port = _free_port()
-    proc = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.05)
+    port = free_port()
+    proc = start_redis(port, timeout=10.0)
     yield proc, f"redis://127.0.0.1:{port}/0"
     proc.kill()
     proc.wait()

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import threading
-import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +24,7 @@ from django.test import override_settings
 from django.utils import timezone
 from kombu import pools as kombu_pools
 
+from bench.server import free_port, start_redis
 from matches.models import Game, Match, Submission
 from tests.matches.test_api import Bracket, game, make_bracket
 from tournament import tasks
@@ -34,36 +33,17 @@ from tournament.celery import app
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _redis(port: int) -> subprocess.Popen[bytes]:
-    binary = shutil.which("redis-server")
-    if binary is None:
+    if shutil.which("redis-server") is None:
         pytest.skip("redis-server is not installed")
-    proc = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return proc
-        except OSError:
-            time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError(f"redis-server did not start on port {port}")
+    return start_redis(port, timeout=10.0)
 
 
 class PrivateRedis:
     """A redis-server of the test's own that it may stop and start again on the same port."""
 
     def __init__(self) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.proc: subprocess.Popen[bytes] | None = _redis(self.port)
 
