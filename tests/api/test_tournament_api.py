@@ -340,6 +340,7 @@ def test_another_tournaments_director_gets_403_and_anonymous_401(api: Any) -> No
         ("post", f"/api/events/{event['id']}/entries/", {"player": player.pk}),
         ("post", f"/api/events/{event['id']}/draw/", {"method": "rating"}),
         ("patch", f"/api/events/{event['id']}/", {"match_lengths": [3]}),
+        ("patch", "/api/tournaments/club-night/", {"name": "Taken over"}),
         ("post", f"/api/rounds/{round_2['id']}/start/", {}),
         ("patch", f"/api/rounds/{round_2['id']}/", {"match_length": 3}),
         ("post", f"/api/matches/{match['id']}/forfeit/", {"winner": match["player1"]}),
@@ -514,3 +515,61 @@ def test_malformed_requests_get_4xx_never_5xx() -> None:
     for url in ["/api/events/99999999999999999999/", "/api/matches/99999999999999999999/"]:
         answers.append((url, client.get(url).status_code))
     assert [a for a in answers if a[1] >= 500] == []
+
+
+def test_a_director_changes_tournament_and_event_settings_through_the_api(api: Any) -> None:
+    ok(api.post("/api/tournaments/", {"name": "Club Night", "slug": "club-night"}), 201)
+    body = ok(api.patch("/api/tournaments/club-night/", {"venue": "The Cellar", "slug": "x"}))
+    assert body["venue"] == "The Cellar"
+    assert body["name"] == "Club Night"  # not sent: kept
+    assert body["slug"] == "club-night"  # the pages' address stays
+    refused = api.patch(
+        "/api/tournaments/club-night/", {"starts_on": "2026-12-05", "ends_on": "2026-12-04"}
+    )
+    assert refused.status_code == 400
+    assert "ends_on" in refused.json()["detail"]
+    refused = api.patch("/api/tournaments/club-night/", {"time_zone": "Mars/Olympus"})
+    assert refused.status_code == 400
+    assert refused.json()["detail"] == {"field": "time_zone"}
+
+    swiss = ok(
+        api.post(
+            "/api/tournaments/club-night/events/",
+            {"name": "Swiss", "format": "swiss", "match_lengths": [5], "rounds": 4},
+        ),
+        201,
+    )
+    url = f"/api/events/{swiss['id']}/"
+    body = ok(api.patch(url, {"name": "Friday Swiss", "holland": True, "rounds": 3}))
+    assert (body["name"], body["holland"], body["rounds"]) == ("Friday Swiss", True, 3)
+    assert body["match_lengths"] == [5]  # not sent: kept
+    assert body["crawford"] is True
+    for k in range(6):
+        player = ok(api.post("/api/players/", {"name": f"S{k}", "rating": 1500 + k}), 201)
+        ok(api.post(f"{url}entries/", {"player": player["id"]}), 201)
+    ok(api.post(f"{url}draw/", {"method": "rating"}), 201)
+
+    locked = api.patch(url, {"format": "round-robin"})
+    assert locked.status_code == 400
+    assert locked.json()["code"] == "setting-locked"
+    assert locked.json()["detail"] == {"field": "format"}
+    assert "draw" in locked.json()["message"]
+    fewer = api.patch(url, {"rounds": 0})
+    assert fewer.status_code == 400
+    assert "rounds" in fewer.json()["detail"]
+    main = ok(
+        api.post(
+            "/api/tournaments/club-night/events/",
+            {"name": "Main", "format": "single-elimination", "match_lengths": [5]},
+        ),
+        201,
+    )
+    fed = api.patch(url, {"feeds": {"from": main["id"], "rounds": [1]}})
+    assert fed.status_code == 400
+    assert fed.json()["detail"] == {"field": "feeds"}  # named as the request names it
+    body = ok(api.patch(url, {"match_lengths": [7], "entry_fee": "20.00"}))
+    assert body["match_lengths"] == [7]
+    assert body["entry_fee"] == "20.00"
+    pending = [r for r in body["round_list"] if r["status"] == "pending"]
+    assert pending
+    assert all(r["match_length"] == 7 for r in pending)

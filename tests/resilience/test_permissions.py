@@ -159,6 +159,7 @@ MATRIX: list[Row] = [
     api("POST", "/players/", "any_director", {}),
     api("POST", "/players/import/", "any_director", {}),
     api("POST", "/tournaments/", "any_director", {}),
+    api("PATCH", "/tournaments/{slug}/", "director", {}),
     api("POST", "/tournaments/{slug}/events/", "director", {}),
     api("PATCH", "/events/{event}/", "director", {}),
     api("POST", "/events/{event}/entries/", "director", {}),

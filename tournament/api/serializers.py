@@ -90,11 +90,29 @@ class TournamentCreateSerializer(serializers.Serializer):
     is_public = serializers.BooleanField(required=False, default=True)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs["starts_on"] and attrs["ends_on"] and attrs["ends_on"] < attrs["starts_on"]:
+        starts_on, ends_on = attrs.get("starts_on"), attrs.get("ends_on")
+        if starts_on and ends_on and ends_on < starts_on:
             raise serializers.ValidationError(
                 {"ends_on": ["The tournament cannot end before it starts."]}
             )
         return attrs
+
+
+def _all_optional(fields: dict[str, serializers.Field]) -> dict[str, serializers.Field]:
+    """A create serializer's fields for a partial change: a field not sent keeps its value."""
+    for field in fields.values():
+        field.required = False
+        field.default = serializers.empty
+    return fields
+
+
+class TournamentSettingsSerializer(TournamentCreateSerializer):
+    """The details to change (only those sent); the slug, the pages' address, stays."""
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        del fields["slug"]
+        return _all_optional(fields)
 
 
 class FeedSerializer(serializers.Serializer):
@@ -196,10 +214,16 @@ class EventCreateSerializer(serializers.Serializer):
     )
 
 
-class EventLengthsSerializer(serializers.Serializer):
-    match_lengths = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=99), min_length=1, max_length=64
-    )
+class EventSettingsSerializer(EventCreateSerializer):
+    """The settings to change (only those sent); ``feeds: null`` stops a feed. The slug
+    stays; settings the draw fixed are refused with the reason."""
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        del fields["slug"]
+        fields["rounds"].allow_null = True
+        fields["feeds"].allow_null = True
+        return _all_optional(fields)
 
 
 class RoundSerializer(serializers.ModelSerializer):

@@ -3,6 +3,8 @@ selector. Shapes are in ``serializers``; errors go through ``tournament.api_erro
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.db.models import QuerySet
@@ -29,6 +31,7 @@ from tournament.api.permissions import (
     IsDirectorOrReadOnly,
     tournament_id_of,
 )
+from tournament.api_errors import DomainError
 from tournament.models import Entry, Event, Player, Round, Tournament
 from tournament.services.common import refuse
 from tournament.services.imports import players_import_csv
@@ -208,6 +211,25 @@ class TournamentDetailView(DirectorView):
         tournament = self.checked(request, _get(Tournament, slug=slug))
         return Response(io.TournamentSerializer(tournament).data)
 
+    @extend_schema(
+        operation_id="tournaments_partial_update",
+        request=io.TournamentSettingsSerializer,
+        responses={200: io.TournamentSerializer, **WRITE_ERRORS},
+        summary="Change the tournament's details (only those sent; the slug stays)",
+    )
+    def patch(self, request: Request, slug: str) -> Response:
+        tournament = self.checked(request, _get(Tournament, slug=slug))
+        data = io.TournamentSettingsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        current = {
+            field: getattr(tournament, field)
+            for field in ("name", "starts_on", "ends_on", "venue", "time_zone", "is_public")
+        }
+        tournament = services.tournament_update(
+            tournament=tournament, **{**current, **data.validated_data}
+        )
+        return Response(io.TournamentSerializer(tournament).data)
+
 
 class EventListView(DirectorView):
     @extend_schema(
@@ -229,18 +251,9 @@ class EventListView(DirectorView):
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         feeds = values.pop("feeds", None)
-        feeds_from = None
-        if feeds is not None:
-            feeds_from = Event.objects.filter(pk=feeds["from"], tournament=tournament).first()
-            if feeds_from is None:
-                raise refuse(
-                    f"Event {feeds['from']} is not an event of this tournament.",
-                    code="bad-feed",
-                    field="feeds",
-                )
         event = services.event_create(
             tournament=tournament,
-            feeds_from=feeds_from,
+            feeds_from=_feeding_event(tournament, feeds),
             feed_rounds=feeds["rounds"] if feeds else None,
             **values,
         )
@@ -263,17 +276,54 @@ class EventDetailView(DirectorView):
         return Response(io.EventDetailSerializer(selectors.event_detail(event.pk)).data)
 
     @extend_schema(
-        operation_id="events_lengths_update",
-        request=io.EventLengthsSerializer,
+        operation_id="events_partial_update",
+        request=io.EventSettingsSerializer,
         responses={200: io.EventDetailSerializer, **WRITE_ERRORS},
-        summary="Change the match lengths (rounds not started take them)",
+        summary="Change the event's settings (only those sent; rounds not started take "
+        "new match lengths; a setting the draw fixed is refused with the reason)",
     )
     def patch(self, request: Request, pk: int) -> Response:
         event = self.event(request, pk)
-        data = io.EventLengthsSerializer(data=request.data)
+        data = io.EventSettingsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.event_update(event=event, **data.validated_data)
+        values = dict(data.validated_data)
+        if "feeds" in values:
+            feeds = values.pop("feeds")
+            values["feeds_from"] = _feeding_event(event.tournament, feeds)
+            values["feed_rounds"] = feeds["rounds"] if feeds else []
+        with _named_as_sent(EVENT_SETTING_FIELDS):
+            services.event_update(event=event, **values)
         return Response(io.EventDetailSerializer(selectors.event_detail(event.pk)).data)
+
+
+# The request's name of each setting the event services name by the model's field.
+EVENT_SETTING_FIELDS = {"rounds_planned": "rounds", "feeds_from": "feeds", "feed_rounds": "feeds"}
+
+
+@contextmanager
+def _named_as_sent(names: dict[str, str]) -> Iterator[None]:
+    """Report a service's refusal under the field name the request used."""
+    try:
+        yield
+    except DomainError as err:
+        field = err.extra.get("field")
+        if field in names:
+            err.extra["field"] = names[field]
+        raise
+
+
+def _feeding_event(tournament: Tournament, feeds: dict[str, Any] | None) -> Event | None:
+    """The event named by ``feeds`` (``{"from": id, "rounds": [...]}``), of this tournament."""
+    if feeds is None:
+        return None
+    source = Event.objects.filter(pk=feeds["from"], tournament=tournament).first()
+    if source is None:
+        raise refuse(
+            f"Event {feeds['from']} is not an event of this tournament.",
+            code="bad-feed",
+            field="feeds",
+        )
+    return source
 
 
 class EntryListView(DirectorView):
