@@ -3,15 +3,24 @@
 On the PostgreSQL + Redis run Celery would queue ``match_completed`` for a worker;
 these tests are about the console, so tasks run eagerly there too (the pipeline
 through a live worker is tested with the ``services`` marker elsewhere).
+
+``browser_page`` is a Chromium page for the console's browser tests; their
+screenshots go to test-artifacts/console/ (not committed) for a person to look at.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
+from django.db import connections
 
 from tournament.celery import app
+from tournament.public.caching import clear_caches
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "console"
 
 
 @pytest.fixture(autouse=True)
@@ -21,3 +30,30 @@ def eager_tasks() -> Iterator[None]:
     app.conf.task_eager_propagates = True
     yield
     app.conf.task_always_eager, app.conf.task_eager_propagates = before
+
+
+@pytest.fixture
+def browser_page(chromium: Any) -> Iterator[tuple[Any, list[str]]]:
+    """A 1366x768 page and the console errors and uncaught exceptions it records."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    clear_caches()  # each test's database reuses ids: no page cached by an earlier test
+    page = chromium.new_page(viewport={"width": 1366, "height": 768})
+    errors: list[str] = []
+    page.on(
+        "console",
+        lambda m: (
+            errors.append(f"{m.text} {m.location.get('url', '')}")
+            if m.type == "error" and not m.location.get("url", "").endswith("/favicon.ico")
+            else None
+        ),
+    )
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        yield page, errors
+    finally:
+        # Playwright runs the test in a greenlet with its own context, so the test's
+        # queries opened their own connection: close it there, or PostgreSQL refuses
+        # to drop the test database at the end of the run.
+        connections.close_all()
+        page.close()
+        clear_caches()

@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from django.db import connections
 from django.test import Client
 
 from matches.models import Match
@@ -18,30 +17,6 @@ from tournament.models import Entry, Event
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "console"
-
-
-@pytest.fixture
-def browser_page(chromium):
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page = chromium.new_page(viewport={"width": 1366, "height": 768})
-    errors: list[str] = []
-    page.on(
-        "console",
-        lambda m: (
-            errors.append(f"{m.text} {m.location.get('url', '')}")
-            if m.type == "error" and not m.location.get("url", "").endswith("/favicon.ico")
-            else None
-        ),
-    )
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        yield page, errors
-    finally:
-        # Playwright runs the test in a greenlet with its own context, so the test's
-        # queries opened their own connection: close it there, or PostgreSQL refuses
-        # to drop the test database at the end of the run.
-        connections.close_all()
-        page.close()
 
 
 def _weekend_in_progress() -> tuple[str, Event]:

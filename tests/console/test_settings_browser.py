@@ -8,39 +8,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from django.db import connections
 
 from tests.factories import DEFAULT_PASSWORD, EntryFactory, EventFactory, TournamentFactory
 from tournament.models import Event, Tournament
-from tournament.public.caching import clear_caches
 from tournament.services.draws import draw_make
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "console"
-
-
-@pytest.fixture
-def browser_page(chromium):
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    clear_caches()
-    page = chromium.new_page(viewport={"width": 1366, "height": 768})
-    errors: list[str] = []
-    page.on(
-        "console",
-        lambda m: (
-            errors.append(f"{m.text} {m.location.get('url', '')}")
-            if m.type == "error" and not m.location.get("url", "").endswith("/favicon.ico")
-            else None
-        ),
-    )
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        yield page, errors
-    finally:
-        connections.close_all()  # the test's own connection, opened in Playwright's greenlet
-        page.close()
-        clear_caches()
 
 
 def test_settings_pages_in_chromium(browser_page, live_server):
