@@ -32,6 +32,7 @@ from matches.rules.sgf import read_sgf
 from matches.services.access import Actor
 from matches.services.ledger import REFUSALS
 from matches.services.records import record_upload
+from tests.mutations import mutate
 from tests.resilience.test_permissions import MATRIX, _Lookup, _scene
 from tests.resilience.world import META, World, build_world
 from tournament.models import Player, Tournament
@@ -41,39 +42,10 @@ pytestmark = pytest.mark.django_db
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "gnubg"
 FILES = sorted(p for p in CORPUS.iterdir() if p.suffix in (".mat", ".sgf"))
 SMALL = [p for p in FILES if re.search(r"_(1|3|5|7)pt\.", p.name)]
-ALPHABET = b" \n\r\t0123456789:;()[]/*=>abcdefghijklmnopqrstuvwxyzWBPointsGameDoubles\xff\xc3\x00"
 
 
 def length_of(path: Path) -> int:
     return int(re.search(r"_(\d+)pt\.", path.name).group(1))  # type: ignore[union-attr]
-
-
-def mutate(data: bytes, rng: random.Random, count: int) -> bytes:
-    """``count`` random edits: bytes changed, inserted, deleted; lines dropped, doubled,
-    swapped; or the file cut short."""
-    buf = bytearray(data)
-    for _ in range(count):
-        kind = rng.randrange(7)
-        pos = rng.randrange(len(buf) + 1)
-        if kind == 0 and buf:
-            buf[min(pos, len(buf) - 1)] = rng.choice(ALPHABET)
-        elif kind == 1:
-            buf[pos:pos] = bytes(rng.choice(ALPHABET) for _ in range(rng.randint(1, 4)))
-        elif kind == 2:
-            del buf[pos : pos + rng.randint(1, 8)]
-        elif kind == 3:
-            del buf[pos:]
-        else:
-            lines = bytes(buf).split(b"\n")
-            i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
-            if kind == 4:
-                del lines[i]
-            elif kind == 5:
-                lines.insert(j, lines[i])
-            else:
-                lines[i], lines[j] = lines[j], lines[i]
-            buf = bytearray(b"\n".join(lines))
-    return bytes(buf)
 
 
 def _match_for(path: Path) -> tuple[World, Match]:

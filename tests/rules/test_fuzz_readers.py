@@ -1,8 +1,9 @@
 """Fuzzing both readers and the checker: bad input is a RulesError, never a crash.
 
-Mutations of real gnubg files (bytes flipped, inserted, deleted; lines dropped,
-repeated or swapped) and generated text. ``read_mat``/``read_sgf`` may only raise
-the engine's errors; ``check_match_data`` may not raise at all.
+Mutations of real gnubg files (``tests/mutations.py``: bytes flipped, inserted,
+deleted; lines dropped, repeated or swapped; the file cut short) and generated text.
+``read_mat``/``read_sgf`` may only raise the engine's errors; ``check_match_data``
+may not raise at all.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from matches.rules.check import check_match_data
 from matches.rules.errors import RulesError
 from matches.rules.matfile import read_mat
 from matches.rules.sgf import read_sgf
+from tests.mutations import mutate
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "gnubg"
 SOURCES = {
@@ -26,31 +28,6 @@ SOURCES = {
     "sgf": [p.read_bytes() for p in sorted(CORPUS.glob("*.sgf"))[::5]],
 }
 READERS = {"mat": read_mat, "sgf": read_sgf}
-ALPHABET = b" \n\r\t0123456789:;()[]/*=>abcdefghijklmnopqrstuvwxyzWBPointsGameDoubles\xff\xc3"
-
-
-def mutate(data: bytes, rng: random.Random, count: int) -> bytes:
-    buf = bytearray(data)
-    for _ in range(count):
-        kind = rng.randrange(6)
-        pos = rng.randrange(len(buf) + 1)
-        if kind == 0 and buf:
-            buf[min(pos, len(buf) - 1)] = rng.choice(ALPHABET)
-        elif kind == 1:
-            buf[pos:pos] = bytes(rng.choice(ALPHABET) for _ in range(rng.randint(1, 4)))
-        elif kind == 2:
-            del buf[pos : pos + rng.randint(1, 8)]
-        else:
-            lines = bytes(buf).split(b"\n")
-            i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
-            if kind == 3:
-                del lines[i]
-            elif kind == 4:
-                lines.insert(j, lines[i])
-            else:
-                lines[i], lines[j] = lines[j], lines[i]
-            buf = bytearray(b"\n".join(lines))
-    return bytes(buf)
 
 
 def assert_engine_errors_only(fmt: str, data: bytes) -> None:
