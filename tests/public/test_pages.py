@@ -106,7 +106,8 @@ def test_bracket_shows_rounds_byes_scores_and_winners(client):
     assert f'id="m{semi.pk}"' in html
 
 
-def test_main_losers_show_where_they_went(client):
+def _main_with_consolation() -> tuple[Event, Event]:
+    """An 8-player Main with round 1 played, its 4 losers drawn into a Consolation."""
     main = elimination(8)
     losers = []
     for slot in range(4):
@@ -123,6 +124,11 @@ def test_main_losers_show_where_they_went(client):
         people=losers,
         lengths=[5],
     )
+    return main, consolation
+
+
+def test_main_losers_show_where_they_went(client):
+    main, consolation = _main_with_consolation()
     html = client.get(f"/t/{main.tournament.slug}/{main.slug}/").content.decode()
     assert html.count("&rarr; Consolation R1") == 4
     assert f'href="/t/{main.tournament.slug}/consolation/#m' in html
@@ -300,22 +306,7 @@ def test_logged_in_visitors_get_their_own_header_around_the_cached_page(client):
 
 
 def test_a_consolation_result_refreshes_the_main_page_beside_it(client):
-    main = elimination(8)
-    losers = []
-    for slot in range(4):
-        match = _match(main, 1, slot)
-        finish(match, winner_side=1)
-        losers.append(match.entry2.player)
-    consolation = elimination(
-        4,
-        tournament=main.tournament,
-        name="Consolation",
-        slug="consolation",
-        kind=Event.Kind.CONSOLATION,
-        feeds_from=main,
-        people=losers,
-        lengths=[5],
-    )
+    main, consolation = _main_with_consolation()
     url = f"/t/{main.tournament.slug}/{main.slug}/"
     live = reverse("public-event-live", args=[main.tournament.slug, main.slug])
     version = re.search(r'data-version="([\d-]+)"', client.get(url).content.decode()).group(1)
