@@ -303,6 +303,14 @@ class GameReport:
     ``cube`` is the value when the game ended (for a drop, the value before the
     refused double). ``points``, when given, must agree with the rest.
 
+    ``doubles`` ``None`` means the doubles are not itemised: any cube value goes. A
+    list, even an empty one, is every double of the game: the cube must then be what
+    they (and ``automatic_doubles``, money play only) leave it at.
+
+    >>> check_game_report(MatchState.start(0), MatchRules(0, auto_doubles=2),
+    ...     GameReport(winner=0, cube=8, doubles=[DoubleReport(1, 1)], automatic_doubles=2)).points
+    8
+
     >>> report = GameReport(winner=1, cube=2, result="gammon", doubles=[DoubleReport(0, 2)])
     >>> check_game_report(MatchState.start(9), MatchRules(9), report).points
     4
@@ -315,6 +323,7 @@ class GameReport:
     doubles: Sequence[DoubleReport] | None = None
     points: int | None = None
     number: int | None = field(default=None, compare=False)
+    automatic_doubles: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,9 +410,17 @@ def check_game_report(state: MatchState, rules: MatchRules, report: GameReport) 
                 f"not {report.cube}",
                 game=game,
             )
-    turned = report.cube > 1 if report.doubles is None else False
-    if doubles:
-        turned = _check_doubles(state, rules, report, doubles, ended_by)
+    start = _starting_cube(state, rules, report)
+    if report.doubles is None:
+        if report.cube < start.value:
+            raise BadCubeValue(
+                f"the cube is reported at {report.cube}, but {report.automatic_doubles} "
+                f"automatic doubles put it at {start.value} before the first move",
+                game=game,
+            )
+        turned = report.cube > start.value
+    else:
+        turned = _check_doubles(state, report, start, doubles, ended_by)
     if ended_by is EndedBy.DROP and result is not Result.SINGLE:
         raise ResultMismatch(f"a game ended by a drop is a single game, not a {result}", game=game)
     jacoby = rules.money and rules.jacoby and not turned and ended_by is not EndedBy.DROP
@@ -418,16 +435,32 @@ def check_game_report(state: MatchState, rules: MatchRules, report: GameReport) 
     return CheckedGame(report.winner, report.cube, result, ended_by, points, crawford, turned)
 
 
+def _starting_cube(state: MatchState, rules: MatchRules, report: GameReport) -> CubeState:
+    """The cube as the first move is played: the game's cube after its automatic doubles."""
+    game = state.game_number
+    count = report.automatic_doubles
+    if type(count) is not int or count < 0:
+        raise ParseError(f"automatic doubles are 0 or more, not {count!r}", game=game)
+    cube = state.game_cube(rules)
+    try:
+        for _ in range(count):
+            cube = cube.auto_double()
+    except IllegalCubeAction as exc:
+        raise exc.located(game=game) from None
+    return cube
+
+
 def _check_doubles(
     state: MatchState,
-    rules: MatchRules,
     report: GameReport,
+    cube: CubeState,
     doubles: list[DoubleReport],
     ended_by: EndedBy,
 ) -> bool:
-    """Check the reported doubles in order; return whether the cube was turned."""
+    """Check the reported doubles in order from the starting ``cube``; return whether
+    the cube was turned. An empty list means no double: the cube stays where it started.
+    """
     game = state.game_number
-    cube = state.game_cube(rules)
     for i, d in enumerate(doubles):
         if d.by not in (0, 1):
             raise ParseError(f"double {i + 1}: 'by' is side 0 or 1, not {d.by!r}", game=game)
@@ -500,9 +533,9 @@ def _check_doubles(
             "the game ended by a drop, but no reported double was dropped", game=game
         )
     if report.cube != cube.value:
+        how = "the reported doubles leave" if doubles else "no double was reported: that leaves"
         raise BadCubeValue(
-            f"the cube is reported at {report.cube}, but the reported doubles leave it at "
-            f"{cube.value}",
+            f"the cube is reported at {report.cube}, but {how} it at {cube.value}",
             game=game,
         )
     if not _doubles_possible(doubles):
