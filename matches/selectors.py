@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from django.db.models import Prefetch, Q, QuerySet
 
 from matches.models import Game, Match, Submission
-from matches.rules.match import MatchRules, MatchState
+from matches.rules.match import MatchRules, MatchState, crawford_game_index
 from matches.statements import MARKER, CompiledSelect
 from tournament.models import Entry, Player, User
 
@@ -59,8 +59,34 @@ def match_state(*, match: Match, games: Iterable[Game] | None = None) -> MatchSt
 
 
 def match_crawford_game_number(*, match: Match, games: Iterable[Game] | None = None) -> int | None:
-    """The number of the Crawford game, played or next, derived from the scores."""
-    return match_state(match=match, games=games).crawford_game_number(match_rules(match))
+    """The number of the match's Crawford game, played or next; ``None`` when there is none
+    so far (or the match is played without the Crawford rule, or is decided).
+
+    A game's own ``crawford`` flag (the engine's verdict when it was reported) decides
+    when one is set. Otherwise the engine's :func:`crawford_game_index` derives it from
+    the stored scores: before each live game in ``games``, then now. Without ``games``
+    the annotations of ``tournament.selectors.matches_query`` stand in for them.
+    """
+    if games is not None:
+        live = sorted((g for g in games if not g.voided), key=lambda g: g.number)
+        flagged = next((g.number for g in live if g.crawford), None)
+        numbers = [g.number for g in live]
+        scores = [(g.score_before1, g.score_before2) for g in live]
+        next_number = numbers[-1] + 1 if numbers else 1
+    else:
+        flagged = getattr(match, "flagged_crawford", None)
+        numbers, scores = [], []
+        next_number = int(getattr(match, "live_games", 0) or 0) + 1
+    if flagged is not None:
+        return int(flagged)
+    index = crawford_game_index(
+        [*scores, (match.score1, match.score2)], length=match.length, crawford=match.crawford
+    )
+    if index is None:
+        return None
+    if index < len(numbers):
+        return numbers[index]
+    return None if match.status == Match.Status.COMPLETE else next_number
 
 
 def match_with_players(*, match_id: int) -> Match:

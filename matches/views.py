@@ -64,7 +64,7 @@ def match_view(match: Match, side: int | None) -> dict[str, Any]:
     """What a page shows about a match, from one side's point of view (1 or 2) or neutrally."""
     games = selectors.match_games(match=match)
     state = selectors.match_state(match=match, games=games)
-    crawford = state.crawford_game_number(selectors.match_rules(match))
+    crawford = selectors.match_crawford_game_number(match=match, games=games)
     me, them = (match.entry1, match.entry2) if side != 2 else (match.entry2, match.entry1)
     my_score, their_score = (
         (match.score1, match.score2) if side != 2 else (match.score2, match.score1)

@@ -22,6 +22,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from matches.models import Game, Match
+from matches.selectors import match_crawford_game_number
 from tournament.formats import standings as ranking
 from tournament.models import Draw, Entry, Event, Player, Round, Tournament, User
 
@@ -127,37 +128,8 @@ def _crawford_annotations() -> dict[str, Any]:
 
 
 def crawford_game_number(match: Match, games: Iterable[Game] | None = None) -> int | None:
-    """The number of the match's Crawford game, played or next; ``None`` when there is none
-    so far (or the match is played without the Crawford rule).
-
-    The games' own flag decides when one is set. Otherwise it is derived as the rules
-    engine does: the first game before which exactly one player stands one point from
-    victory. Without ``games`` (lists), the annotations of ``matches_query`` are used.
-    """
-    if not match.crawford or match.length <= 1:
-        return None
-    away = match.length - 1
-
-    def one_away(a: int, b: int) -> bool:
-        return max(a, b) < match.length and (a == away) != (b == away)
-
-    if games is not None:
-        live = sorted((g for g in games if not g.voided), key=lambda g: g.number)
-        flagged = next((g.number for g in live if g.crawford), None)
-        if flagged is not None:
-            return flagged
-        for g in live:
-            if one_away(g.score_before1, g.score_before2):
-                return g.number
-        next_number = live[-1].number + 1 if live else 1
-    else:
-        flagged = getattr(match, "flagged_crawford", None)
-        if flagged is not None:
-            return int(flagged)
-        next_number = int(getattr(match, "live_games", 0) or 0) + 1
-    if match.status != Match.Status.COMPLETE and one_away(match.score1, match.score2):
-        return next_number
-    return None
+    """The number of the match's Crawford game: see :func:`match_crawford_game_number`."""
+    return match_crawford_game_number(match=match, games=games)
 
 
 def matches_query() -> QuerySet[Match]:

@@ -15,8 +15,8 @@ from typing import Any
 from rest_framework.fields import DateTimeField
 
 from matches.models import Game, Match
+from matches.selectors import match_crawford_game_number
 from tournament.models import Entry
-from tournament.selectors import crawford_game_number
 
 _datetime = DateTimeField(read_only=True)
 
@@ -76,7 +76,7 @@ def match_detail_data(match: Match) -> dict[str, Any]:
         "winner": _player(match.winner),
         "crawford": match.crawford,
         "holland": match.holland,
-        "crawford_game_number": crawford_game_number(match, games),
+        "crawford_game_number": match_crawford_game_number(match=match, games=games),
         "flagged": match.flagged,
         "event_name": match.event.name,
         "games": [game_data(g, player1, player2) for g in games],

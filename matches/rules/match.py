@@ -97,6 +97,34 @@ class MatchRules:
         return self.length == 0
 
 
+def crawford_game_index(
+    scores: Iterable[Score], *, length: int, crawford: bool = True
+) -> int | None:
+    """Which game is the Crawford game: its index in ``scores``, the score before each
+    game in order (the last may be the score now, before the next game); ``None`` if
+    none of them is.
+
+    This is the one derivation of the Crawford game: the first game before which
+    exactly one player stands at ``length - 1``. There is none once a player has
+    reached ``length``, without the Crawford rule, or in a 1-point match (both players
+    start at ``length - 1``) or money play.
+
+    >>> crawford_game_index([(0, 0), (2, 0), (4, 0), (4, 1)], length=5)
+    2
+    >>> crawford_game_index([(0, 0), (4, 0)], length=5, crawford=False) is None
+    True
+    """
+    if not crawford or length <= 1:
+        return None
+    away = length - 1
+    for index, (a, b) in enumerate(scores):
+        if max(a, b) >= length:
+            return None
+        if (a == away) != (b == away):
+            return index
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class MatchState:
     """The score before each game so far and now: ``scores[0]`` is the starting score.
@@ -192,21 +220,11 @@ class MatchState:
     def crawford_game_number(self, rules: MatchRules) -> int | None:
         """The number of the Crawford game, played or next, or ``None`` if there is none yet.
 
-        It is the first game before which exactly one player stands at ``length - 1``.
-        A 1-point match has none (both start at ``length - 1``).
-
         >>> MatchState.replay(5, [(0, 2), (0, 2), (1, 1)]).crawford_game_number(MatchRules(5))
         3
         """
-        if not rules.crawford or self.length <= 1:
-            return None
-        away = self.length - 1
-        for number, (a, b) in enumerate(self.scores, start=1):
-            if max(a, b) >= self.length:
-                return None
-            if (a == away) != (b == away):
-                return number
-        return None
+        index = crawford_game_index(self.scores, length=self.length, crawford=rules.crawford)
+        return None if index is None else index + 1
 
     def is_crawford_game(self, rules: MatchRules) -> bool:
         """Whether the next game is the Crawford game.

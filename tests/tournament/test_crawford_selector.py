@@ -57,3 +57,58 @@ def test_the_next_game_is_announced_as_crawford_and_a_one_point_match_has_none(m
     Match.objects.filter(pk=match.pk).update(score1=0, length=1)
     listed = match_list(event=match.event_id).get(pk=match.pk)
     assert MatchSerializer(listed).data["crawford_game_number"] is None
+
+
+@pytest.mark.parametrize(
+    ("start", "games"),
+    [
+        ((0, 0), [(1, 4), (2, 1)]),  # 4-1 after game 2: game 2 was Crawford
+        ((0, 0), [(1, 2), (2, 2), (1, 2)]),  # 4-2: the next game (4) is Crawford
+        ((4, 0), [(2, 1), (2, 1)]),  # a 4-0 start: game 1 was Crawford
+        ((0, 3), [(1, 1), (2, 1)]),  # 1-4 after game 2: the next game is Crawford
+        ((0, 0), [(1, 2), (2, 2)]),  # 2-2: no Crawford game yet
+    ],
+)
+def test_every_view_of_the_crawford_game_is_the_engines(
+    match, start: tuple[int, int], games: list[tuple[int, int]]
+) -> None:
+    """The list, the detail, the report endpoints' shape and the match page all agree
+    with the rules engine, with or without the games' stored flags."""
+    from matches.api.shapes import match_detail_data
+    from matches.rules.match import MatchRules, MatchState
+    from matches.views import match_view
+
+    rules = MatchRules(5)
+    engine = MatchState.start(5, start)
+    for number, (winner, points) in enumerate(games, start=1):
+        before = engine.score
+        Game.objects.create(
+            match=match,
+            number=number,
+            winner_side=winner,
+            cube=points,
+            points=points,
+            score_before1=before[0],
+            score_before2=before[1],
+            crawford=engine.is_crawford_game(rules),
+        )
+        engine = engine.after_game(winner - 1, points)
+    Match.objects.filter(pk=match.pk).update(
+        start_score1=start[0],
+        start_score2=start[1],
+        score1=engine.score[0],
+        score2=engine.score[1],
+        status=Match.Status.PLAYING,
+    )
+    expected = engine.crawford_game_number(rules)
+    for flags in (True, False):
+        if not flags:
+            Game.objects.filter(match=match).update(crawford=False)
+        listed = match_list(event=match.event_id).get(pk=match.pk)
+        detail = match_detail(match.pk)
+        if flags or expected is None or expected == engine.game_number:
+            # Without games at hand a list sees only the flags and the score now.
+            assert MatchSerializer(listed).data["crawford_game_number"] == expected
+        assert MatchDetailSerializer(detail).data["crawford_game_number"] == expected
+        assert match_detail_data(detail)["crawford_game_number"] == expected
+        assert match_view(detail, None)["crawford_next"] == (expected == engine.game_number)
