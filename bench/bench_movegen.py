@@ -23,7 +23,8 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from matches.rules import Play, Position, check_play, legal_plays
-from matches.rules.moves import _candidates, _parse_play
+from matches.rules.notation import _parse_play
+from matches.rules.play_check import _candidates
 
 Sample = tuple[Position, int, tuple[int, int], str]
 

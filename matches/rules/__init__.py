@@ -1,8 +1,10 @@
 """The rules engine: positions, dice, plays, cube and match rules. No Django here."""
 
 from .dice import Roll, check_roll, dice_to_play, parse_roll
+from .generation import can_move, legal_plays
 from .matchid import GameState, MatchId
-from .moves import Move, Play, can_move, check_play, legal_plays
+from .notation import Move, Play
+from .play_check import check_play
 from .position import Position
 
 __all__ = [

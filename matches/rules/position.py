@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from .errors import IllegalMove, ParseError
 
 if TYPE_CHECKING:
-    from .moves import Play
+    from .notation import Play
 
 Board = tuple[int, ...]
 
