@@ -19,6 +19,8 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
+from icalendar import Calendar, vText
+from icalendar import Event as CalendarEvent
 
 from matches.game_moves import record_from_games
 from matches.models import Game, Match, Submission
@@ -169,51 +171,6 @@ def zip_files(files: Iterable[MatchFile]) -> bytes:
 # -- iCalendar (RFC 5545) ---------------------------------------------------------------
 
 
-def ical_text(value: str) -> str:
-    r"""A TEXT value escaped per RFC 5545 3.3.11.
-
-    >>> ical_text("Ann, Bo; C\\D\nE")
-    'Ann\\, Bo\\; C\\\\D\\nE'
-    """
-    return (
-        value.replace("\\", "\\\\")
-        .replace(";", "\\;")
-        .replace(",", "\\,")
-        .replace("\r\n", "\\n")
-        .replace("\n", "\\n")
-    )
-
-
-def ical_fold(line: str) -> str:
-    """A content line folded at 75 octets (RFC 5545 3.1), never inside a UTF-8 character.
-
-    >>> ical_fold("X:" + "a" * 80).split("\\r\\n")[1]
-    ' aaaaaaa'
-    """
-    parts: list[str] = []
-    current = ""
-    size = 0
-    for char in line:
-        width = len(char.encode("utf-8"))
-        limit = 75 if not parts else 74  # continuation lines start with a space
-        if size + width > limit:
-            parts.append(current)
-            current, size = "", 0
-        current += char
-        size += width
-    parts.append(current)
-    return "\r\n ".join(parts)
-
-
-def ical_time(moment: dt.datetime) -> str:
-    """A UTC DATE-TIME value.
-
-    >>> ical_time(dt.datetime(2030, 3, 10, 20, 0, tzinfo=dt.timezone(dt.timedelta(hours=1))))
-    '20300310T190000Z'
-    """
-    return moment.astimezone(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
-
-
 def _host() -> str:
     return settings.SITE_URL.split("://", 1)[-1].split("/", 1)[0].split(":", 1)[0] or "localhost"
 
@@ -232,14 +189,12 @@ def player_calendar(
         .order_by("-pk")[:500]
     )
     site = settings.SITE_URL.rstrip("/")
-    lines = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        "PRODID:-//Backgammon Tournament Director//Matches//EN",
-        "CALSCALE:GREGORIAN",
-        "METHOD:PUBLISH",
-        f"X-WR-CALNAME:{ical_text(f'Matches of {player.name}')}",
-    ]
+    calendar = Calendar()
+    calendar.add("version", "2.0")
+    calendar.add("prodid", "-//Backgammon Tournament Director//Matches//EN")
+    calendar.add("calscale", "GREGORIAN")
+    calendar.add("method", "PUBLISH")
+    calendar.add("x-wr-calname", vText(f"Matches of {player.name}"))
     for m in rows:
         first = m.entry1 is not None and m.entry1.player_id == player.pk
         mine, other = (m.entry1, m.entry2) if first else (m.entry2, m.entry1)
@@ -255,21 +210,16 @@ def player_calendar(
             local = local_time(m.round.deadline, event.tournament.time_zone)
             description.append(f"Deadline: {local:%a %d %b %Y %H:%M} {local.tzname()}.")
         description.append(f"Status: {m.get_status_display()}, score {m.score1}-{m.score2}.")
-        lines += [
-            "BEGIN:VEVENT",
-            f"UID:match-{m.pk}@{_host()}",
-            f"DTSTAMP:{ical_time(now)}",
-            f"DTSTART:{ical_time(start)}",
-        ]
+        entry = CalendarEvent()
+        entry.add("uid", f"match-{m.pk}@{_host()}")
+        entry.add("dtstamp", now.astimezone(dt.UTC))
+        entry.add("dtstart", start.astimezone(dt.UTC))
         if m.round.starts_at and m.round.deadline and m.round.deadline > m.round.starts_at:
-            lines.append(f"DTEND:{ical_time(m.round.deadline)}")
-        lines += [
-            f"SUMMARY:{ical_text(summary)}",
-            f"DESCRIPTION:{ical_text(' '.join(description))}",
-            f"URL:{site}/matches/{m.pk}/",
-            "STATUS:CONFIRMED",
-            "TRANSP:TRANSPARENT",
-            "END:VEVENT",
-        ]
-    lines.append("END:VCALENDAR")
-    return "".join(ical_fold(line) + "\r\n" for line in lines)
+            entry.add("dtend", m.round.deadline.astimezone(dt.UTC))
+        entry.add("summary", summary)
+        entry.add("description", " ".join(description))
+        entry.add("url", f"{site}/matches/{m.pk}/")
+        entry.add("status", "CONFIRMED")
+        entry.add("transp", "TRANSPARENT")
+        calendar.add_component(entry)
+    return calendar.to_ical().decode("utf-8")
