@@ -494,7 +494,6 @@ class MatchFilterSerializer(serializers.Serializer):
 
 class MatchListView(generics.ListAPIView):
     serializer_class = io.MatchSerializer
-    filter_backends: list[type] = []
 
     def get_queryset(self) -> QuerySet[Match]:
         params = MatchFilterSerializer(data=self.request.query_params)
