@@ -39,6 +39,7 @@ lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict matches/rules tournament/formats tournament/ratings.py tournament/series.py
+	$(BIN)/mypy matches tournament
 	$(BIN)/lint-imports
 
 # The SQLite default first (tasks eager, local-memory cache), then everything against

@@ -31,7 +31,7 @@ class Conflict(exceptions.APIException):
 class DomainError(exceptions.APIException):
     """A business rule refused the request (HTTP 400 unless said otherwise)."""
 
-    status_code = status.HTTP_400_BAD_REQUEST
+    status_code: int = status.HTTP_400_BAD_REQUEST
     default_code = "invalid"
 
     def __init__(

@@ -140,6 +140,8 @@ def event_match_files(event: Event) -> list[MatchFile]:
         played = games.get(match.pk, [])
         if not played:
             continue
+        if match.entry1 is None or match.entry2 is None:
+            continue  # a bye: no games to export
         players = (match.entry1.player.name, match.entry2.player.name)
         name = _file_name(match, players)
         upload = uploads.get(match.pk)
@@ -197,14 +199,14 @@ def player_calendar(
     calendar.add("x-wr-calname", vText(f"Matches of {player.name}"))
     for m in rows:
         first = m.entry1 is not None and m.entry1.player_id == player.pk
-        mine, other = (m.entry1, m.entry2) if first else (m.entry2, m.entry1)
+        own, other = (m.entry1, m.entry2) if first else (m.entry2, m.entry1)
         opponent = other.player.name if other else "to be decided"
         event = m.event
         start = m.round.starts_at or m.round.deadline
         assert start is not None
         summary = f"Backgammon: {player.name} v {opponent} ({m.length} points)"
         if m.status == Match.Status.COMPLETE:
-            summary += " - " + ("won" if mine and m.winner_id == mine.pk else "lost")
+            summary += " - " + ("won" if own and m.winner_id == own.pk else "lost")
         description = [f"{event.tournament.name}, {event.name}, {m.round}."]
         if m.round.deadline:
             local = local_time(m.round.deadline, event.tournament.time_zone)

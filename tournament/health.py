@@ -25,7 +25,7 @@ def _check_cache() -> str:
     cache.set(key, "ok", 10)
     if cache.get(key) != "ok":
         raise RuntimeError("cache did not return the value just written")
-    return settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
+    return str(settings.CACHES["default"]["BACKEND"]).rsplit(".", 1)[-1]
 
 
 def _check_broker() -> str:

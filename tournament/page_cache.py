@@ -72,10 +72,11 @@ def _redis_client() -> Any:
     backend = caches[DEFAULT_CACHE_ALIAS]
     if not isinstance(backend, RedisCache):
         return None
-    pool = backend._cache._get_connection_pool(write=True)
+    # RedisCacheClient's private pool and client class: the stubs do not declare them.
+    pool = backend._cache._get_connection_pool(write=True)  # type: ignore[attr-defined]
     client = _clients.get(id(pool))
     if client is None or client.connection_pool is not pool:
-        client = _clients[id(pool)] = backend._cache._client(connection_pool=pool)
+        client = _clients[id(pool)] = backend._cache._client(connection_pool=pool)  # type: ignore[attr-defined]
     return client
 
 

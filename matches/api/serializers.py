@@ -44,7 +44,7 @@ class GameSerializer(serializers.Serializer):
     )
     result = serializers.ChoiceField(choices=["single", "gammon", "backgammon"], default="single")
     ended_by = serializers.ChoiceField(choices=["play", "drop", "resign"], default="play")
-    doubles = DoubleSerializer(many=True, required=False, max_length=64)
+    doubles = DoubleSerializer(many=True, required=False, max_length=64)  # type: ignore[call-arg]  # ListSerializer takes it; the stubs lack it
 
     def to_game(self, data: dict[str, Any], *, game_number: int | None = None) -> GameInput:
         doubles = data.get("doubles")
@@ -82,7 +82,7 @@ def _games(data: list[dict[str, Any]]) -> list[GameInput]:
 class MatchReportSerializer(KeyMixin):
     """``POST /api/matches/{id}/report/``: the whole match, game by game, and its final score."""
 
-    games = GameSerializer(many=True, min_length=1, max_length=500)
+    games = GameSerializer(many=True, min_length=1, max_length=500)  # type: ignore[call-arg]  # ListSerializer takes it; the stubs lack it
     score = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=32767),
         min_length=2,
@@ -131,7 +131,7 @@ class ResolveSerializer(serializers.Serializer):
     if they decide it); with either, the recorded games are voided and replaced.
     """
 
-    games = GameSerializer(many=True, required=False, max_length=500)
+    games = GameSerializer(many=True, required=False, max_length=500)  # type: ignore[call-arg]  # ListSerializer takes it; the stubs lack it
     submission = serializers.IntegerField(
         required=False, min_value=1, help_text="Adopt the games of this submission version."
     )

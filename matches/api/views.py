@@ -121,8 +121,9 @@ class ReportView(APIView):
         except exceptions.ValidationError:
             pass
         else:
-            serializer._validated_data = validated  # what is_valid() keeps
-            serializer._errors = {}
+            # what is_valid() keeps, in DRF's private attributes (not in the stubs)
+            serializer._validated_data = validated  # type: ignore[attr-defined]
+            serializer._errors = {}  # type: ignore[attr-defined]
             return serializer
         if not serializer.is_valid():
             error = exceptions.ValidationError(serializer.errors)

@@ -166,7 +166,9 @@ def _next_version(match: Match) -> dict[str, tuple[str, list[Any]]]:
     """
     connection = connections[router.db_for_write(Submission)]
     quote = connection.ops.quote_name
-    version, match_id = (Submission._meta.get_field(f).column for f in ("version", "match"))
+    version, match_id = (Submission._meta.get_field(f).column for f in ("version", "match"))  # type: ignore[union-attr]
+    assert version is not None
+    assert match_id is not None
     sql = (
         f"SELECT COALESCE(MAX({quote(version)}), 0) + 1 "
         f"FROM {quote(Submission._meta.db_table)} WHERE {quote(match_id)} = %s"
@@ -279,8 +281,9 @@ def _apply(match: Match, outcome: Outcome, submission: Submission) -> None:
     if outcome.games_after is not None and outcome.error is None:
         games = match.games.all()  # what match.games.all() answers from now on, as a prefetch
         games._result_cache = outcome.games_after
-        games._prefetch_done = True
-        match._prefetched_objects_cache = {"games": games}
+        # Django's own prefetch state, which the stubs do not declare.
+        games._prefetch_done = True  # type: ignore[attr-defined]
+        match._prefetched_objects_cache = {"games": games}  # type: ignore[attr-defined]
         winner = Match._meta.get_field("winner")
         if match.winner_id is not None and not winner.is_cached(match):
             match.winner = match.entry1 if match.winner_id == match.entry1_id else match.entry2

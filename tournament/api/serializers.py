@@ -67,7 +67,8 @@ class PlayerImportResultSerializer(serializers.Serializer):
     created = PlayerSerializer(many=True)
     existing = PlayerSerializer(many=True)
     entered = serializers.IntegerField()
-    errors = ImportRowErrorSerializer(many=True)
+    # DRF's metaclass pops declared fields, so this does not shadow Serializer.errors.
+    errors = ImportRowErrorSerializer(many=True)  # type: ignore[assignment]
 
 
 # ---- tournaments and events ----------------------------------------------------------
@@ -140,7 +141,9 @@ class ClockSerializer(serializers.Serializer):
 
 
 class EventSerializer(serializers.ModelSerializer):
-    tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    tournament: serializers.SlugRelatedField[Tournament] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
     rounds = serializers.IntegerField(source="rounds_planned", read_only=True, allow_null=True)
     feeds = serializers.SerializerMethodField()
     champion = ChampionSerializer(read_only=True, allow_null=True)

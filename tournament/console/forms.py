@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import zoneinfo
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -150,7 +150,7 @@ class LockedFieldsForm(forms.Form):
             field.widget.attrs["disabled"] = True
             field.required = False
             field.get_bound_field = (  # type: ignore[method-assign]
-                lambda form, name, field=field: LockedBoundField(form, field, name)
+                lambda form, name, field=field: LockedBoundField(form, field, name)  # type: ignore[misc]
             )
 
     def locked_value_error(self, name: str, value: Any) -> None:
@@ -262,7 +262,7 @@ class EventForm(forms.Form):
     def __init__(self, *args: Any, feeds: QuerySet[Event] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if feeds is not None:
-            self.fields["feeds_from"].queryset = feeds
+            cast(forms.ModelChoiceField, self.fields["feeds_from"]).queryset = feeds
 
     def groups(self) -> dict[str, list[forms.BoundField]]:
         """The bound fields of each fieldset, by group name."""
@@ -354,7 +354,7 @@ class EventSettingsForm(LockedFieldsForm, EventForm):
             for form_field in EVENT_FORM_FIELDS.get(name, (name,)):
                 by_form_field[form_field] = reason
         super().__init__(*args, initial=initial, locked=by_form_field, **kwargs)
-        self.fields["kind"].choices = Event.Kind.choices
+        cast(forms.ChoiceField, self.fields["kind"]).choices = Event.Kind.choices
 
     def clean_slug(self) -> str:
         slug: str = self.cleaned_data.get("slug") or ""
@@ -389,7 +389,7 @@ class PlayersCsvForm(forms.Form):
     def __init__(self, *args: Any, events: QuerySet[Event] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if events is not None:
-            self.fields["event"].queryset = events
+            cast(forms.ModelChoiceField, self.fields["event"]).queryset = events
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -429,7 +429,7 @@ class RegisterForm(forms.Form):
     def __init__(self, *args: Any, players: QuerySet[Player] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if players is not None:
-            self.fields["player"].queryset = players
+            cast(forms.ModelChoiceField, self.fields["player"]).queryset = players
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -554,7 +554,7 @@ class ForfeitForm(SideForm):
 
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, match=match, **kwargs)
-        self.fields["winner"].choices = _side_choices(match)
+        cast(forms.ChoiceField, self.fields["winner"]).choices = _side_choices(match)
 
     def clean_winner(self) -> Entry:
         return self.entry_for(self.cleaned_data["winner"])
@@ -569,7 +569,7 @@ class PenaltyForm(SideForm):
 
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, match=match, **kwargs)
-        self.fields["late"].choices = _side_choices(match)
+        cast(forms.ChoiceField, self.fields["late"]).choices = _side_choices(match)
 
     def clean_late(self) -> Entry:
         return self.entry_for(self.cleaned_data["late"])
@@ -588,7 +588,7 @@ class CorrectionForm(SideForm):
 
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, match=match, **kwargs)
-        self.fields["winner"].choices = _side_choices(match)
+        cast(forms.ChoiceField, self.fields["winner"]).choices = _side_choices(match)
 
     def clean_winner(self) -> Entry:
         return self.entry_for(self.cleaned_data["winner"])
@@ -605,7 +605,7 @@ class GridFilterForm(forms.Form):
 
     def __init__(self, *args: Any, rounds: Iterable[Round] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["round"].choices = [
+        cast(forms.ChoiceField, self.fields["round"]).choices = [
             ("", "Every round"),
             *(
                 (
@@ -631,7 +631,7 @@ class GameRowForm(forms.Form):
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         names = [e.player.name if e is not None else "?" for e in (match.entry1, match.entry2)]
-        self.fields["winner"].choices = [
+        cast(forms.ChoiceField, self.fields["winner"]).choices = [
             ("", "—"),
             ("1", names[0]),
             ("2", names[1]),
@@ -664,7 +664,10 @@ class BaseGamesFormSet(forms.BaseFormSet):
 def games_formset(match: Match, data: Any = None) -> BaseGamesFormSet:
     """Rows for every game the match could take (twice its length less one, 25 at most)."""
     rows = min(max(2 * match.length - 1, 1), 25)
-    formset_class = forms.formset_factory(
-        GameRowForm, formset=BaseGamesFormSet, extra=rows, max_num=rows, absolute_max=rows
+    formset_class = cast(
+        type[BaseGamesFormSet],
+        forms.formset_factory(
+            GameRowForm, formset=BaseGamesFormSet, extra=rows, max_num=rows, absolute_max=rows
+        ),
     )
     return formset_class(data, match=match, prefix="games")

@@ -95,7 +95,7 @@ def check_in_open(event: Event) -> str:
 
 def event_rounds(event: Event) -> list[Round]:
     """The event's rounds in playing order (main bracket, losers bracket, grand final)."""
-    order = {Round.Bracket.MAIN: 0, Round.Bracket.LOSERS: 1, Round.Bracket.FINAL: 2}
+    order: dict[str, int] = {Round.Bracket.MAIN: 0, Round.Bracket.LOSERS: 1, Round.Bracket.FINAL: 2}
     return sorted(event.rounds.all(), key=lambda r: (order.get(r.bracket, 9), r.number))
 
 

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from rest_framework.exceptions import APIException
 
 from tournament.console import forms, selectors
+from tournament.models import User
 from tournament.selectors import user_may_create_tournaments
 from tournament.services.console_extras import (
     entry_check_in_undo,
@@ -47,6 +48,12 @@ from tournament.services.rounds import event_next_round, round_start
 from tournament.services.tournaments import tournament_create, tournament_update
 
 
+class AuthenticatedHttpRequest(HttpRequest):
+    """A request to a ``login_required`` view: its user is signed in."""
+
+    user: User
+
+
 def _is_htmx(request: HttpRequest) -> bool:
     return request.headers.get("HX-Request") == "true"
 
@@ -59,8 +66,8 @@ def _service_error_message(exc: APIException | ValidationError) -> tuple[str | N
             return (None if field == "__all__" else field), " ".join(errors)
         return None, " ".join(exc.messages)
     extra: dict[str, Any] = getattr(exc, "extra", {}) or {}
-    field = extra.get("field")
-    return (str(field) if field else None), str(exc.detail)
+    named = extra.get("field")
+    return (str(named) if named else None), str(exc.detail)
 
 
 def call_service[T](
@@ -91,7 +98,7 @@ def _refusal[T](request: HttpRequest, service: Callable[..., T], **kwargs: Any) 
 
 @login_required
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The tournaments the user directs (every one for staff)."""
     tournaments = (
         selectors.tournaments_for(request.user)
@@ -103,7 +110,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def tournament_new(request: HttpRequest) -> HttpResponse:
+def tournament_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Create a tournament; its creator directs it."""
     if not user_may_create_tournaments(request.user):
         raise PermissionDenied("Ask the site's staff to make you a director.")
@@ -125,7 +132,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+def tournament_detail(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """The tournament's events with their entries and matches per state."""
     tournament = selectors.tournament_for(request.user, slug)
     return render(
@@ -141,7 +148,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
+def tournament_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Change the tournament's name, dates, venue, time zone and visibility (not its slug)."""
     tournament = selectors.tournament_for(request.user, slug)
     form = forms.TournamentSettingsForm(request.POST or None, tournament=tournament)
@@ -171,7 +178,7 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def event_new(request: HttpRequest, slug: str) -> HttpResponse:
+def event_new(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Create an event: format, match length per round, Crawford/Holland, feed, clocks."""
     tournament = selectors.tournament_for(request.user, slug)
     form = forms.EventForm(request.POST or None, feeds=selectors.feeding_events(tournament))
@@ -210,7 +217,7 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def event_settings(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
+def event_settings(request: AuthenticatedHttpRequest, slug: str, event_slug: str) -> HttpResponse:
     """Change an event's settings; those its draw (or its end) fixed are shown locked.
 
     A locked setting sent with a new value is refused next to its field (by the form
@@ -267,7 +274,7 @@ def event_settings(request: HttpRequest, slug: str, event_slug: str) -> HttpResp
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def players_import(request: HttpRequest, slug: str) -> HttpResponse:
+def players_import(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Import players from CSV: first a preview with every line's errors, then the import.
 
     The import is all or nothing, so the button appears once the preview is clean;
@@ -316,7 +323,7 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _event_context(
-    request: HttpRequest, tournament: Any, event: Any, **forms_given: Any
+    request: AuthenticatedHttpRequest, tournament: Any, event: Any, **forms_given: Any
 ) -> dict[str, Any]:
     """What the event page shows, with fresh forms unless a failed one is given back."""
     entries = selectors.event_entries(event)
@@ -370,7 +377,7 @@ def _event_context(
 
 @login_required
 @require_GET
-def event_detail(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
+def event_detail(request: AuthenticatedHttpRequest, slug: str, event_slug: str) -> HttpResponse:
     """An event's entries (check-in, withdraw), its draw, and its rounds (lengths, start)."""
     tournament = selectors.tournament_for(request.user, slug)
     event = selectors.event_of(tournament, event_slug)
@@ -379,7 +386,7 @@ def event_detail(request: HttpRequest, slug: str, event_slug: str) -> HttpRespon
 
 @login_required
 @require_POST
-def entry_add(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
+def entry_add(request: AuthenticatedHttpRequest, slug: str, event_slug: str) -> HttpResponse:
     """Register a player already in the tournament, or a new one, in the event."""
     tournament = selectors.tournament_for(request.user, slug)
     event = selectors.event_of(tournament, event_slug)
@@ -412,7 +419,7 @@ def entry_add(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def entry_check_in_toggle(
-    request: HttpRequest, slug: str, event_slug: str, entry_id: int
+    request: AuthenticatedHttpRequest, slug: str, event_slug: str, entry_id: int
 ) -> HttpResponse:
     """Check an entry in, or undo it; htmx gets the entry's row back, others the page."""
     tournament = selectors.tournament_for(request.user, slug)
@@ -446,7 +453,7 @@ def entry_check_in_toggle(
 @login_required
 @require_POST
 def entry_withdraw_view(
-    request: HttpRequest, slug: str, event_slug: str, entry_id: int
+    request: AuthenticatedHttpRequest, slug: str, event_slug: str, entry_id: int
 ) -> HttpResponse:
     """Withdraw an entry (its pending matches are forfeited by the service)."""
     tournament = selectors.tournament_for(request.user, slug)
@@ -459,7 +466,7 @@ def entry_withdraw_view(
 
 @login_required
 @require_POST
-def draw(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
+def draw(request: AuthenticatedHttpRequest, slug: str, event_slug: str) -> HttpResponse:
     """Make the draw: random (seed kept), by rating, or in the director's order."""
     tournament = selectors.tournament_for(request.user, slug)
     event = selectors.event_of(tournament, event_slug)
@@ -489,7 +496,7 @@ def draw(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def match_lengths(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
+def match_lengths(request: AuthenticatedHttpRequest, slug: str, event_slug: str) -> HttpResponse:
     """Change the event's match lengths; rounds that have not started take them."""
     tournament = selectors.tournament_for(request.user, slug)
     event = selectors.event_of(tournament, event_slug)
@@ -516,7 +523,7 @@ def match_lengths(request: HttpRequest, slug: str, event_slug: str) -> HttpRespo
 @login_required
 @require_POST
 def round_start_view(
-    request: HttpRequest, slug: str, event_slug: str, round_id: int
+    request: AuthenticatedHttpRequest, slug: str, event_slug: str, round_id: int
 ) -> HttpResponse:
     """Start a round: its matches with both players become ready."""
     tournament = selectors.tournament_for(request.user, slug)
@@ -529,7 +536,7 @@ def round_start_view(
 
 @login_required
 @require_POST
-def next_round(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
+def next_round(request: AuthenticatedHttpRequest, slug: str, event_slug: str) -> HttpResponse:
     """Swiss and round robin: pair the next round and start it."""
     tournament = selectors.tournament_for(request.user, slug)
     event = selectors.event_of(tournament, event_slug)
@@ -544,7 +551,7 @@ def next_round(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse
 
 @login_required
 @require_GET
-def match_grid(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
+def match_grid(request: AuthenticatedHttpRequest, slug: str, event_slug: str) -> HttpResponse:
     """Every match of the event and its state at a glance; htmx refreshes it in place."""
     tournament = selectors.tournament_for(request.user, slug)
     event = selectors.event_of(tournament, event_slug)
@@ -607,7 +614,7 @@ def _match_context(match: Any, **forms_given: Any) -> dict[str, Any]:
 
 @login_required
 @require_GET
-def match_detail(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+def match_detail(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> HttpResponse:
     """One match: score, games, and the director's result forms."""
     tournament = selectors.tournament_for(request.user, slug)
     match = selectors.match_of(tournament, match_id)
@@ -615,7 +622,7 @@ def match_detail(request: HttpRequest, slug: str, match_id: int) -> HttpResponse
 
 
 def _match_action(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     slug: str,
     match_id: int,
     form_class: type[forms.SideForm],
@@ -643,7 +650,7 @@ def _match_action(
 
 @login_required
 @require_POST
-def match_score(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+def match_score(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> HttpResponse:
     """The director enters the final score; the player who reached the length wins."""
 
     def act(*, match: Any, data: dict[str, Any], by: Any) -> Any:
@@ -656,7 +663,7 @@ def match_score(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def match_forfeit_view(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+def match_forfeit_view(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> HttpResponse:
     """A forfeit or a walkover: the chosen player goes through without (finishing) play."""
 
     def act(*, match: Any, data: dict[str, Any], by: Any) -> Any:
@@ -668,7 +675,7 @@ def match_forfeit_view(request: HttpRequest, slug: str, match_id: int) -> HttpRe
 
 @login_required
 @require_POST
-def match_penalty(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+def match_penalty(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> HttpResponse:
     """Late-arrival penalty points against one player (past half the length: a forfeit)."""
 
     def act(*, match: Any, data: dict[str, Any], by: Any) -> Any:
@@ -681,7 +688,7 @@ def match_penalty(request: HttpRequest, slug: str, match_id: int) -> HttpRespons
 
 @login_required
 @require_POST
-def match_correct(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+def match_correct(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> HttpResponse:
     """Change a decided match's winner; refused past a started next match unless cascaded."""
 
     def act(*, match: Any, data: dict[str, Any], by: Any) -> Any:
@@ -698,7 +705,7 @@ def match_correct(request: HttpRequest, slug: str, match_id: int) -> HttpRespons
 
 @login_required
 @require_POST
-def match_games(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+def match_games(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> HttpResponse:
     """The director enters the match game by game; the rules engine checks every game."""
     tournament = selectors.tournament_for(request.user, slug)
     match = selectors.match_of(tournament, match_id)

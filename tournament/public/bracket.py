@@ -71,7 +71,7 @@ class MatchRow:
         head = row[:11]
         first = EntryRow(*row[11:15]) if row[11] is not None else None
         second = EntryRow(*row[15:19]) if row[15] is not None else None
-        return cls(*head, first, second)
+        return cls(*[*head, first, second])
 
     @property
     def entry1_id(self) -> int | None:
@@ -292,7 +292,7 @@ def build(
         if not section_rounds:
             continue
         counts = [max(by_round.get(r.pk, {}), default=-1) + 1 for r in section_rounds]
-        columns = []
+        columns: list[Column] = []
         for index, rnd in enumerate(section_rounds):
             slots = by_round.get(rnd.pk, {})
             boxes = tuple(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.db.models import (
     Count,
@@ -32,6 +32,9 @@ from tournament.models import Draw, Entry, Event, Player, RatingChange, Round, T
 from tournament.public import bracket as layout
 from tournament.public import equity
 from tournament.services.brackets import double_elimination, feed_in
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 ELIMINATION = frozenset({Event.Format.SINGLE_ELIMINATION, Event.Format.DOUBLE_ELIMINATION})
 COMPANION_KINDS = (Event.Kind.CONSOLATION, Event.Kind.LAST_CHANCE)
@@ -85,7 +88,13 @@ class LiveMatch:
     chances: equity.MatchChances
 
 
-def _with_crawford_played(matches: QuerySet[Match]) -> QuerySet[Match]:
+class _CrawfordPlayed(TypedDict):
+    crawford_played: bool
+
+
+def _with_crawford_played(
+    matches: QuerySet[Match],
+) -> QuerySet[WithAnnotations[Match, _CrawfordPlayed]]:
     crawford = Game.objects.filter(match=OuterRef("pk"), crawford=True, voided=False)
     return matches.annotate(crawford_played=Exists(crawford))
 
@@ -122,7 +131,7 @@ def _count_of(rows: QuerySet[Any]) -> Coalesce:
 @dataclass(frozen=True)
 class TournamentPage:
     tournament: Tournament
-    events: list[Event]
+    events: Sequence[Event]
     schedule: list[Round]
     live: list[LiveMatch]
 
@@ -212,7 +221,12 @@ def _feed_placeholders(
 def _placeholders(event: Event, entrants: dict[int, int]) -> layout.Placeholders:
     """Who will fill each empty line of a Consolation or a losers bracket."""
     try:
-        if event.feeds_from_id and event.feed_rounds and event.feeds_from_id in entrants:
+        if (
+            event.feeds_from_id
+            and event.feed_rounds
+            and event.feeds_from_id in entrants
+            and event.feeds_from is not None
+        ):
             structure = feed_in(entrants[event.feeds_from_id], tuple(event.feed_rounds))
             return _feed_placeholders(structure, Round.Bracket.MAIN, event.feeds_from.name)
         if event.format == Event.Format.DOUBLE_ELIMINATION and entrants.get(event.pk, 0) > 1:

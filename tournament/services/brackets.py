@@ -155,7 +155,7 @@ class Router:
                         loser_to=self._seat(reset.stage, reset.round, reset.index, 0),
                         loser_out=False,
                     )
-                void = ()
+                void: tuple[Seat, ...] = ()
                 if structure.reset:
                     void = (self._seat(Stage.GRAND_FINAL, 2, 0, 0),)
                 return Outcome(champion=True, void=void)

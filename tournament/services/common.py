@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from django.db import IntegrityError, transaction
 
@@ -17,7 +18,7 @@ ACTIVE = (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
 
 def format_error(err: FormatError) -> DomainError:
     """A formats error as the API shows it: its code, and the input field it is about."""
-    detail = {"field": err.field} if err.field else {}
+    detail: dict[str, Any] = {"field": err.field} if err.field else {}
     return DomainError(err.message, code=err.code, **detail)
 
 
@@ -44,7 +45,7 @@ def event_lock(event_id: int) -> None:
     )
 
 
-def refuse(message: str, *, code: str, field: str | None = None, **detail: object) -> DomainError:
+def refuse(message: str, *, code: str, field: str | None = None, **detail: Any) -> DomainError:
     """A business-rule refusal (HTTP 400) naming the field it is about, when there is one."""
     if field is not None:
         detail["field"] = field

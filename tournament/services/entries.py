@@ -14,7 +14,7 @@ from tournament.services.common import ACTIVE, refuse
 
 def _check_open_for_entries(event: Event) -> Round | None:
     """Refuse entries the event can no longer take; return a Swiss round to re-pair, if any."""
-    if event.feeds_from_id is not None:
+    if event.feeds_from is not None:
         raise refuse(
             f"{event.name} is filled by the losers of {event.feeds_from.name}; "
             "players cannot enter it directly.",

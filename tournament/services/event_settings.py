@@ -137,7 +137,7 @@ def event_update(
     wanted = {field: value for field, value in given.items() if value is not KEEP}
     with transaction.atomic():
         source = wanted.get("feeds_from", event.feeds_from)
-        if source is not None:  # the Main first, in the order its draw locks them
+        if isinstance(source, Event):  # the Main first, in the order its draw locks them
             event_lock(source.pk)
         event_lock(event.pk)
         event = Event.objects.select_related("tournament", "feeds_from").get(pk=event.pk)
@@ -163,7 +163,7 @@ def event_update(
             pending_rounds_relength(event)
         if "rounds_planned" in changed and event.status == Event.Status.RUNNING:
             league_finish_if_done(event)
-        for event_id in {event.pk, event.feeds_from_id, was_fed_by} - {None}:
+        for event_id in {i for i in (event.pk, event.feeds_from_id, was_fed_by) if i is not None}:
             page_cache.invalidate_event_on_commit(event_id, event.tournament_id)
     return event
 

@@ -87,9 +87,10 @@ def _rateables(matches: QuerySet[Match]) -> list[_Rateable]:
             player2_id=p2,
             winner=1 if winner == entry1 else 2,
             length=length,
-            at=confirmed or decided,
+            at=at,
         )
         for pk, p1, p2, winner, entry1, length, confirmed, decided in rows
+        if (at := confirmed or decided) is not None  # the query asks for one of them
     ]
     found.sort(key=lambda r: r.order)
     return found

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from typing import cast
 
 from django.db import connection
 
@@ -104,7 +105,7 @@ class Layout:
                     row.append(defaults[f.attname])
             rows.append(row)
         table = connection.ops.quote_name(Match._meta.db_table)
-        columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+        columns = ", ".join(connection.ops.quote_name(cast(str, f.column)) for f in fields)
         row_marks = "(" + ", ".join("%s" for _ in fields) + ")"
         insert = f"INSERT INTO {table} ({columns}) VALUES "
         with connection.cursor() as cursor:

@@ -328,6 +328,8 @@ class Command(BaseCommand):
             self._reported(match)
 
     def _favourite(self, match: Match) -> tuple[int, float]:
+        assert match.entry1 is not None
+        assert match.entry2 is not None
         r1, r2 = match.entry1.player.rating, match.entry2.player.rating
         favourite = 0 if r1 >= r2 else 1
         edge = 0.5 + min(0.12, abs(r1 - r2) / 2000)
@@ -344,6 +346,8 @@ class Command(BaseCommand):
         match_advance(match_id=match.pk)
 
     def _inputs(self, match: Match, games: list[GameResult]) -> list[GameInput]:
+        assert match.entry1 is not None
+        assert match.entry2 is not None
         ids = (match.entry1.player_id, match.entry2.player_id)
         return [
             GameInput(winner=ids[g.winner - 1], cube=g.cube, result=g.result, ended_by=g.ended_by)
