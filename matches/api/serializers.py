@@ -44,7 +44,13 @@ class GameSerializer(serializers.Serializer):
     )
     result = serializers.ChoiceField(choices=["single", "gammon", "backgammon"], default="single")
     ended_by = serializers.ChoiceField(choices=["play", "drop", "resign"], default="play")
-    doubles = DoubleSerializer(many=True, required=False, max_length=64)  # type: ignore[call-arg]  # ListSerializer takes it; the stubs lack it
+    doubles = DoubleSerializer(  # type: ignore[call-arg]  # ListSerializer takes max_length; the stubs lack it
+        many=True,
+        required=False,
+        max_length=64,
+        help_text="Every double of the game, in order; [] means none (the cube is then 1). "
+        "Leave it out when the doubles are not itemised.",
+    )
 
     def to_game(self, data: dict[str, Any], *, game_number: int | None = None) -> GameInput:
         doubles = data.get("doubles")
