@@ -58,15 +58,8 @@ def match_state(*, match: Match, games: Iterable[Game] | None = None) -> MatchSt
     )
 
 
-def match_crawford_game_number(*, match: Match, games: Iterable[Game] | None = None) -> int | None:
-    """The number of the match's Crawford game, played or next; ``None`` when there is none
-    so far (or the match is played without the Crawford rule, or is decided).
-
-    A game's own ``crawford`` flag (the engine's verdict when it was reported) decides
-    when one is set. Otherwise the engine's :func:`crawford_game_index` derives it from
-    the stored scores: before each live game in ``games``, then now. Without ``games``
-    the annotations of ``tournament.selectors.matches_query`` stand in for them.
-    """
+def _crawford_and_next(match: Match, games: Iterable[Game] | None) -> tuple[int | None, int]:
+    """The Crawford game's number (played or next, or ``None``) and the next game's number."""
     if games is not None:
         live = sorted((g for g in games if not g.voided), key=lambda g: g.number)
         flagged = next((g.number for g in live if g.crawford), None)
@@ -78,15 +71,33 @@ def match_crawford_game_number(*, match: Match, games: Iterable[Game] | None = N
         numbers, scores = [], []
         next_number = int(getattr(match, "live_games", 0) or 0) + 1
     if flagged is not None:
-        return int(flagged)
+        return int(flagged), next_number
     index = crawford_game_index(
         [*scores, (match.score1, match.score2)], length=match.length, crawford=match.crawford
     )
     if index is None:
-        return None
+        return None, next_number
     if index < len(numbers):
-        return numbers[index]
-    return None if match.status == Match.Status.COMPLETE else next_number
+        return numbers[index], next_number
+    return (None if match.status == Match.Status.COMPLETE else next_number), next_number
+
+
+def match_crawford_game_number(*, match: Match, games: Iterable[Game] | None = None) -> int | None:
+    """The number of the match's Crawford game, played or next; ``None`` when there is none
+    so far (or the match is played without the Crawford rule, or is decided).
+
+    A game's own ``crawford`` flag (the engine's verdict when it was reported) decides
+    when one is set. Otherwise the engine's :func:`crawford_game_index` derives it from
+    the stored scores: before each live game in ``games``, then now. Without ``games``
+    the annotations of ``tournament.selectors.crawford_annotations`` stand in for them.
+    """
+    return _crawford_and_next(match, games)[0]
+
+
+def match_crawford_played(*, match: Match, games: Iterable[Game] | None = None) -> bool:
+    """Whether the match's Crawford game is behind it (see :func:`match_crawford_game_number`)."""
+    number, next_number = _crawford_and_next(match, games)
+    return number is not None and number < next_number
 
 
 def match_with_players(*, match_id: int) -> Match:

@@ -110,7 +110,8 @@ def entry_list(event: Event) -> QuerySet[Entry]:
 # ---- matches -----------------------------------------------------------------------
 
 
-def _crawford_annotations() -> dict[str, Any]:
+def crawford_annotations() -> dict[str, Any]:
+    """What ``matches.selectors.match_crawford_game_number`` reads when no games are at hand."""
     live = Game.objects.filter(match=OuterRef("pk"), voided=False)
     return {
         "flagged_crawford": Subquery(
@@ -136,7 +137,7 @@ def matches_query() -> QuerySet[Match]:
     """Matches with what a list shows: round, players, winner, the Crawford game."""
     return (
         Match.objects.select_related("round", "entry1__player", "entry2__player", "winner__player")
-        .annotate(**_crawford_annotations())
+        .annotate(**crawford_annotations())
         .order_by("event_id", "round__bracket", "round__number", "slot")
     )
 

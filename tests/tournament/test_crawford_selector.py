@@ -112,3 +112,35 @@ def test_every_view_of_the_crawford_game_is_the_engines(
         assert MatchDetailSerializer(detail).data["crawford_game_number"] == expected
         assert match_detail_data(detail)["crawford_game_number"] == expected
         assert match_view(detail, None)["crawford_next"] == (expected == engine.game_number)
+
+
+def test_the_public_chances_know_the_crawford_game_is_behind_even_without_flags(match) -> None:
+    """The match page's phases come from the same derivation: game 2 was the Crawford game
+    (4-0 before it), so at 4-1 the next game is post-Crawford, flags or not."""
+    from matches.rules.match import MatchRules, MatchState
+    from tournament.public.selectors import live_matches, match_page
+
+    rules, state = MatchRules(5), MatchState.start(5)
+    for number, (winner, points) in enumerate([(1, 4), (2, 1)], start=1):
+        Game.objects.create(
+            match=match,
+            number=number,
+            winner_side=winner,
+            cube=1,
+            points=points,
+            result="single" if points == 1 else "backgammon",
+            score_before1=state.score[0],
+            score_before2=state.score[1],
+            crawford=state.is_crawford_game(rules),
+        )
+        state = state.after_game(winner - 1, points)
+    Match.objects.filter(pk=match.pk).update(score1=4, score2=1, status=Match.Status.PLAYING)
+    for flags in (True, False):
+        if not flags:
+            Game.objects.filter(match=match).update(crawford=False)
+        page = match_page(match.pk)
+        assert [row.chances_before.phase for row in page.games] == ["pre-crawford", "crawford"]
+        assert page.chances.phase == "post-crawford"
+    Game.objects.filter(match=match, number=2).update(crawford=True)
+    (live,) = live_matches(match.event.tournament)
+    assert live.chances.phase == "post-crawford"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import Any
 
 from django.db.models import (
     Count,
@@ -27,14 +27,13 @@ from django.urls import reverse
 from matches.game_moves import decode_moves
 from matches.models import Game, Match
 from matches.rules.record import Action, Beaver, Double, Drop, Raccoon, RollPlay, Take, Win
+from matches.selectors import match_crawford_game_number, match_crawford_played
 from tournament.formats.feed_in import FeedInBracket, FromLoser
 from tournament.models import Draw, Entry, Event, Player, RatingChange, Round, Tournament
 from tournament.public import bracket as layout
 from tournament.public import equity
+from tournament.selectors import crawford_annotations
 from tournament.services.brackets import double_elimination, feed_in
-
-if TYPE_CHECKING:
-    from django_stubs_ext import WithAnnotations
 
 ELIMINATION = frozenset({Event.Format.SINGLE_ELIMINATION, Event.Format.DOUBLE_ELIMINATION})
 COMPANION_KINDS = (Event.Kind.CONSOLATION, Event.Kind.LAST_CHANCE)
@@ -88,24 +87,15 @@ class LiveMatch:
     chances: equity.MatchChances
 
 
-class _CrawfordPlayed(TypedDict):
-    crawford_played: bool
-
-
-def _with_crawford_played(
-    matches: QuerySet[Match],
-) -> QuerySet[WithAnnotations[Match, _CrawfordPlayed]]:
-    crawford = Game.objects.filter(match=OuterRef("pk"), crawford=True, voided=False)
-    return matches.annotate(crawford_played=Exists(crawford))
-
-
 def live_matches(tournament: Tournament) -> list[LiveMatch]:
     """Matches in play in ``tournament``, with each side's chance of winning at the score."""
-    matches = _with_crawford_played(
+    matches = (
         _matches_with_players()
         .select_related("event", "round")
         .filter(event__tournament=tournament, status__in=RUNNING)
-    ).order_by("event__position", "event_id", "round__number", "slot")
+        .annotate(**crawford_annotations())
+        .order_by("event__position", "event_id", "round__number", "slot")
+    )
     return [
         LiveMatch(
             match=m,
@@ -115,7 +105,7 @@ def live_matches(tournament: Tournament) -> list[LiveMatch]:
                 score1=m.score1,
                 score2=m.score2,
                 crawford=m.crawford,
-                crawford_played=m.crawford_played,
+                crawford_played=match_crawford_played(match=m),
             ),
         )
         for m in matches
@@ -517,7 +507,7 @@ def match_page(match_id: int) -> MatchPage:
     games = list(match.games.order_by("number", "id"))
     rows: list[GameRow] = []
     voided: list[Game] = []
-    crawford_played = False
+    crawford = match_crawford_game_number(match=match, games=games)
     for game in games:
         if game.voided:
             voided.append(game)
@@ -529,9 +519,8 @@ def match_page(match_id: int) -> MatchPage:
                 score1=game.score_before1,
                 score2=game.score_before2,
                 crawford=match.crawford,
-                crawford_played=crawford_played,
+                crawford_played=crawford is not None and crawford < game.number,
             )
-        crawford_played = crawford_played or game.crawford
         winner = _side_name(match, game.winner_side)
         moves = _move_rows(match, game.moves)
         rows.append(GameRow(game, winner, _doubles(match, game), before, moves))
@@ -542,7 +531,7 @@ def match_page(match_id: int) -> MatchPage:
             score1=match.score1,
             score2=match.score2,
             crawford=match.crawford,
-            crawford_played=crawford_played,
+            crawford_played=match_crawford_played(match=match, games=games),
         )
     next_match = None
     if match.status == Match.Status.COMPLETE and match.winner_id:
