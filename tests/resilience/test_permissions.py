@@ -89,6 +89,7 @@ MATRIX: list[Row] = [
     Row("GET", "/t/{slug}/", "public"),
     Row("GET", "/t/{slug}/scoreboard/", "public"),
     Row("GET", "/t/{slug}/scoreboard/live/", "public"),
+    Row("GET", "/t/{slug}/players/", "public"),
     Row("GET", "/t/{slug}/{eslug}/", "public"),
     Row("GET", "/t/{slug}/{eslug}/live/", "public"),
     Row("GET", "/t/{slug}/{eslug}/print/", "public"),
