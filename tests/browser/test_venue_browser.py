@@ -172,3 +172,38 @@ def test_player_search_with_htmx_and_without(tab):
     plain.page.wait_for_load_state("networkidle")
     assert "/players/?q=Wolken" in plain.page.url
     assert plain.page.locator("#player-results li a").all_inner_texts() == [LONG_NAME]
+
+
+def test_director_numbers_the_tables_and_sets_one_in_the_console(tab):
+    w, _ = _scene()
+    t = w.tournament.slug
+    Match.objects.filter(event=w.main, status="ready").update(table=None)
+    ready = Match.objects.filter(event=w.main, status="ready").order_by("round__number", "slot")
+    first = ready.first()
+    for width in (DESKTOP, PHONE):
+        page = tab(width, 900)
+        page.open("/accounts/login/?next=/director/")
+        page.page.fill("input[name=username]", "td")
+        page.page.fill("input[name=password]", "td-password-1")
+        page.page.click("button[type=submit]")
+        page.page.wait_for_load_state("networkidle")
+        page.open(f"/director/t/{t}/events/main/matches/")
+        if width == DESKTOP:
+            page.page.click(
+                f"#grid form[action$='/rounds/{first.round_id}/tables/'] button[type=submit]"
+            )
+            page.page.wait_for_load_state("networkidle")
+            assert "tables 1, 2 given" in page.page.inner_text(".messages")
+        page.shot(f"venue-console-grid-{width}")
+        assert "Table 1" in page.page.inner_text("#grid")
+        page.open(f"/director/t/{t}/matches/{first.pk}/")
+        page.shot(f"venue-console-match-{width}")
+        if width == DESKTOP:
+            page.page.fill("input[name=table]", "21")
+            page.page.click("#table-h ~ form button[type=submit]")
+            page.page.wait_for_load_state("networkidle")
+            assert "is at table 21" in page.page.inner_text(".messages")
+        width_now = page.page.evaluate("document.documentElement.scrollWidth")
+        assert width_now <= width, f"console match page is {width_now}px wide at {width}px"
+        assert _unexpected(page.errors) == []
+    assert Match.objects.get(pk=first.pk).table == 21
