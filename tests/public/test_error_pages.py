@@ -144,3 +144,40 @@ def test_handlers_answer_json_under_the_api_and_a_page_elsewhere():
     assert b"Something went wrong on our side" in crash.content
     api_crash = error_pages.server_error(factory.get("/api/x/"))
     assert json.loads(api_crash.content)["code"] == "server-error"
+
+
+def test_confirming_the_final_leads_to_the_results_not_a_403(
+    client, django_capture_on_commit_callbacks
+):
+    from matches.services.access import Actor
+    from matches.services.ledger import RequestMeta
+    from matches.services.reporting import GameInput, game_report
+    from tournament.celery import app
+
+    main = elimination(2, lengths=(3,))
+    final = Match.objects.select_related("entry1__player", "entry2__player").get(event=main)
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            for _ in range(3):
+                game_report(
+                    match_id=final.pk,
+                    actor=Actor(entry=final.entry1),
+                    game=GameInput(winner=final.entry1.player_id),
+                    meta=RequestMeta(ip="127.0.0.1", user_agent="test"),
+                )
+        key = final.entry2.report_key
+        with django_capture_on_commit_callbacks(execute=True):
+            confirmed = client.post(f"/r/{key}/matches/{final.pk}/confirm/")
+    finally:
+        app.conf.task_always_eager = eager
+    assert confirmed.status_code == 302
+    main.refresh_from_db()
+    assert main.status == Event.Status.FINISHED
+    results = client.get(confirmed["Location"])
+    assert results.status_code == 200
+    text = results.content.decode()
+    assert "Result confirmed. Thank you!" in text
+    assert "2nd of 2" in text
+    assert "0 wins, 1 loss" in text
