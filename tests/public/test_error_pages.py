@@ -181,3 +181,25 @@ def test_confirming_the_final_leads_to_the_results_not_a_403(
     assert "Result confirmed. Thank you!" in text
     assert "2nd of 2" in text
     assert "0 wins, 1 loss" in text
+
+
+def test_a_finished_swiss_link_shows_the_standings_place(client):
+    from tests.factories import EventFactory
+    from tests.public.builders import players
+    from tournament.models import Round
+
+    swiss = EventFactory(format=Event.Format.SWISS, name="Swiss", slug="swiss")
+    entries = Entry.objects.bulk_create(
+        Entry(event=swiss, player=p, seed=i) for i, p in enumerate(players(4, "Swiss"), start=1)
+    )
+    rnd = Round.objects.create(event=swiss, number=1, match_length=3, status="complete")
+    for slot, (a, b) in enumerate([(entries[0], entries[1]), (entries[2], entries[3])]):
+        Match.objects.create(
+            event=swiss, round=rnd, slot=slot, entry1=a, entry2=b, length=3,
+            status="complete", winner=a, score1=3, score2=slot, decision="play",
+        )  # fmt: skip
+    Event.objects.filter(pk=swiss.pk).update(status=Event.Status.FINISHED)
+    best = client.get(f"/r/{entries[0].report_key}/").content.decode()
+    assert "Final place: <strong>1st of 4</strong>" in best
+    worst = client.get(f"/r/{entries[1].report_key}/").content.decode()  # lost 3-0
+    assert "Final place: <strong>4th of 4</strong>" in worst
