@@ -62,6 +62,9 @@ class Match(models.Model):
     )
     reminded_at = models.DateTimeField(null=True, blank=True)
     flagged = models.BooleanField(default=False)
+    table = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The table (board) the director put the match at"
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -17,10 +17,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from matches import selectors
+from matches.finished import entry_finished
 from matches.forms import DisputeForm, GameForm, RecordForm, ResolveForm
 from matches.models import Match
 from matches.rules.errors import RulesError
-from matches.services.access import Actor, director_role, entry_by_report_key
+from matches.services.access import Actor, EventFinished, director_role, entry_by_report_key
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
 from matches.services.ledger import RequestMeta, submission_reject
 from matches.services.records import file_too_large, max_file_bytes, record_upload
@@ -110,8 +111,13 @@ def _entry_context(
 
 
 def entry_page(request: HttpRequest, key: str) -> HttpResponse:
-    """The private page of one entry: its next match, and reporting it."""
-    entry = entry_by_report_key(key=key)
+    """The private page of one entry: its next match, and reporting it; once the event is
+    over, the player's results (their matches and final place)."""
+    try:
+        entry = entry_by_report_key(key=key)
+    except EventFinished as over:
+        context = {"done": entry_finished(entry=over.entry), "entry": over.entry}
+        return render(request, "matches/player_results.html", context)
     match = selectors.entry_next_match(entry=entry)
     return render(request, "matches/player_entry.html", _entry_context(request, entry, match))
 
@@ -211,7 +217,11 @@ def entry_record(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
 
 @require_POST
 def entry_confirm(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
-    entry = entry_by_report_key(key=key)
+    try:
+        entry = entry_by_report_key(key=key)
+    except EventFinished:  # sent twice (back button, a second tap): the final is confirmed
+        messages.info(request, "This match is already confirmed, and the event is finished.")
+        return _back(key)
     match = _entry_match(entry, match_id)
     try:
         match_confirm(match_id=match.pk, actor=_actor(request, entry), meta=request_meta(request))

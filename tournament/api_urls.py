@@ -24,6 +24,7 @@ urlpatterns = [
     path("entries/<int:pk>/withdraw/", tv.EntryWithdrawView.as_view(), name="api-withdraw"),
     path("rounds/<int:pk>/", tv.RoundDetailView.as_view(), name="api-round"),
     path("rounds/<int:pk>/start/", tv.RoundStartView.as_view(), name="api-round-start"),
+    path("rounds/<int:pk>/tables/", tv.RoundTablesView.as_view(), name="api-round-tables"),
     path("matches/", tv.MatchListView.as_view(), name="api-matches"),
     path("matches/<int:pk>/", tv.MatchDetailView.as_view(), name="api-match"),
     path("matches/<int:pk>/forfeit/", tv.MatchForfeitView.as_view(), name="api-forfeit"),

@@ -1,31 +1,114 @@
-"""Error pages: the API answers in its JSON error shape, everything else in HTML.
+"""Error pages: the API answers in its JSON error shape, everything else in a styled page.
 
-Django's own 404/500 pages are HTML; an API client that asks for a URL that does not
-resolve (``/api/events/-1/``) or meets a crash must still get
-``{"code", "message", "detail"}`` as ``api.md`` promises.
+Django's own error pages are bare ("403 Forbidden"); an API client that asks for a URL
+that does not resolve (``/api/events/-1/``) or meets a crash must still get
+``{"code", "message", "detail"}`` as ``api.md`` promises. A person gets a page of the
+site that says what happened and what to do: the message a view raised
+(``PermissionDenied("This report link is not valid.")``) when it wrote one for people.
 """
 
 from __future__ import annotations
 
+import logging
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.views import defaults
+from django.template import loader
+from django.urls import reverse
+
+log = logging.getLogger(__name__)
+
+#: Status -> (code in the API's shape, title, what to do) for the pages below.
+PAGES: dict[int, tuple[str, str, str]] = {
+    400: (
+        "bad-request",
+        "This request could not be read",
+        "Go back, check what you entered and try again.",
+    ),
+    403: (
+        "forbidden",
+        "You may not open this page",
+        "If a director sent you this link, ask them for your link again. "
+        "Directors: log in with your account.",
+    ),
+    404: (
+        "not-found",
+        "There is no such page",
+        "The address may be mistyped, or the page was removed. "
+        "Start again from the list of tournaments.",
+    ),
+    500: (
+        "server-error",
+        "Something went wrong on our side",
+        "Nothing was changed by this request unless the page said so. "
+        "Try again in a moment; if it keeps happening, tell the director's table.",
+    ),
+}
+
+#: Messages Django writes for programmers, not for people: shown as the plain title instead.
+_TECHNICAL = ("matches the given query", "Resolver404", "'path'", "'tried'")
 
 
 def _is_api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
 
 
+def _message(exception: BaseException | None) -> str:
+    """The message a view gave its exception, when it is one written for a person."""
+    if exception is None or not exception.args:
+        return ""
+    text = exception.args[0]
+    if not isinstance(text, str) or any(t in text for t in _TECHNICAL):
+        return ""
+    return text
+
+
+def _page(
+    request: HttpRequest | None, status: int, message: str = "", **extra: Any
+) -> HttpResponse:
+    code, title, advice = PAGES[status]
+    if request is not None and _is_api(request):
+        return JsonResponse(
+            {"code": code, "message": message or f"{title}.", "detail": {}}, status=status
+        )
+    context = {"status": status, "title": title, "message": message, "advice": advice, **extra}
+    try:
+        html = loader.render_to_string(f"errors/{status}.html", context, request=request)
+    except Exception:  # never let the error page itself fail
+        log.exception("could not render the %s page", status)
+        html = f"<!doctype html><title>{title}</title><h1>{title}</h1><p>{advice}</p>"
+    return HttpResponse(html, status=status)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """400: JSON under /api/, the styled page elsewhere (Django's messages here are for
+    programmers: a bad Host header, a malformed upload)."""
+    return _page(request, 400)
+
+
+def forbidden(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """403: JSON under /api/; elsewhere the styled page, with a private link's own words.
+
+    A refusal that knows the player (an event that is over) links to their results.
+    """
+    entry = getattr(exception, "entry", None)
+    extra: dict[str, Any] = {}
+    if entry is not None:
+        extra["results_url"] = reverse("matches:entry", args=[entry.report_key])
+    return _page(request, 403, _message(exception), **extra)
+
+
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    """404: JSON under /api/, the HTML page elsewhere."""
+    """404: JSON under /api/, the styled page elsewhere."""
     if _is_api(request):
         return JsonResponse(
             {"code": "not-found", "message": "No such resource.", "detail": {}}, status=404
         )
-    return defaults.page_not_found(request, exception)  # type: ignore[arg-type]
+    return _page(request, 404, _message(exception))
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    """500: JSON under /api/, the HTML page elsewhere."""
+    """500: JSON under /api/, the styled page elsewhere (no database read: it may be down)."""
     if _is_api(request):
         return JsonResponse(
             {
@@ -36,4 +119,14 @@ def server_error(request: HttpRequest) -> HttpResponse:
             },
             status=500,
         )
-    return defaults.server_error(request)
+    return _page(None, 500)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form sent from a page left open too long (or without cookies): say to reload it."""
+    return _page(
+        request,
+        403,
+        "This form has expired: go back, reload the page and send it again "
+        "(cookies must be allowed for this site).",
+    )

@@ -29,6 +29,7 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "") or ("dev-only-insecure-key" if DEB
 
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+CSRF_FAILURE_VIEW = "tournament.error_pages.csrf_failure"  # a styled page, not a bare 403
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 
 INSTALLED_APPS = [

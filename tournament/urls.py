@@ -22,5 +22,7 @@ urlpatterns = [
     path("", include("tournament.public.urls")),
 ]
 
+handler400 = "tournament.error_pages.bad_request"
+handler403 = "tournament.error_pages.forbidden"
 handler404 = "tournament.error_pages.not_found"
 handler500 = "tournament.error_pages.server_error"

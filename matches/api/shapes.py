@@ -78,6 +78,7 @@ def match_detail_data(match: Match) -> dict[str, Any]:
         "holland": match.holland,
         "crawford_game_number": match_crawford_game_number(match=match, games=games),
         "flagged": match.flagged,
+        "table": match.table,
         "event_name": match.event.name,
         "games": [game_data(g, player1, player2) for g in games],
         "started_at": _when(match.started_at),

@@ -55,6 +55,14 @@ class Role:
         return self.side is not None
 
 
+class EventFinished(PermissionDenied):
+    """A right link whose event is over: nothing more is reported, the page shows results."""
+
+    def __init__(self, message: str, *, entry: Entry) -> None:
+        super().__init__(message)
+        self.entry = entry
+
+
 #: The characters of a report key (``secrets.token_urlsafe``).
 REPORT_KEY_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
 
@@ -69,11 +77,14 @@ def entry_by_report_key(*, key: str) -> Entry:
         else None
     )
     if entry is None:
-        raise PermissionDenied("This report link is not valid.")
+        raise PermissionDenied("This link is not valid: ask your director for your link.")
     if entry.event.status == Event.Status.FINISHED:
-        raise PermissionDenied("This report link has expired: the event is finished.")
+        raise EventFinished("This event is finished: nothing more can be reported.", entry=entry)
     if entry.status == Entry.Status.WITHDRAWN:
-        raise PermissionDenied("This report link has expired: the player has withdrawn.")
+        raise PermissionDenied(
+            "This link has expired: you have withdrawn from the event. "
+            "Ask your director if this is a mistake."
+        )
     return entry
 
 

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 #: Upper bounds per page, uncached, anonymous visitor.
 BOUNDS = {
     "home": 1,
-    "tournament": 4,
+    "tournament": 5,
     "event": 12,
     "consolation": 8,
     "print": 12,
@@ -23,6 +23,7 @@ BOUNDS = {
     "match": 3,
     "player": 4,
     "scoreboard": 2,
+    "search": 2,
     "swiss": 10,
 }
 
@@ -75,6 +76,7 @@ def _weekend(count: int) -> dict[str, str]:
         "match": f"/matches/{r1[-1].pk}/",
         "player": f"/players/{player.pk}/",
         "scoreboard": f"{base}/scoreboard/",
+        "search": f"{base}/players/?q=Main+00",
         "swiss": f"{base}/swiss/",
     }
 

@@ -89,6 +89,7 @@ MATRIX: list[Row] = [
     Row("GET", "/t/{slug}/", "public"),
     Row("GET", "/t/{slug}/scoreboard/", "public"),
     Row("GET", "/t/{slug}/scoreboard/live/", "public"),
+    Row("GET", "/t/{slug}/players/", "public"),
     Row("GET", "/t/{slug}/{eslug}/", "public"),
     Row("GET", "/t/{slug}/{eslug}/live/", "public"),
     Row("GET", "/t/{slug}/{eslug}/print/", "public"),
@@ -138,6 +139,8 @@ MATRIX: list[Row] = [
     Row("POST", "/director/t/{slug}/matches/{m}/forfeit/", "director", {}),
     Row("POST", "/director/t/{slug}/matches/{m}/penalty/", "director", {}),
     Row("POST", "/director/t/{slug}/matches/{m}/correct/", "director", {}),
+    Row("POST", "/director/t/{slug}/matches/{m}/table/", "director", {}),
+    Row("POST", "/director/t/{slug}/events/{eslug}/rounds/{r2}/tables/", "director", {}),
     # ---- API: reading ------------------------------------------------------------
     api("GET", "/schema/", "public"),
     api("GET", "/docs/", "public"),
@@ -174,6 +177,8 @@ MATRIX: list[Row] = [
     api("POST", "/matches/{m}/walkover/", "director", {}),
     api("POST", "/matches/{m}/penalty/", "director", {}),
     api("POST", "/matches/{m}/correct/", "director", {}),
+    api("PATCH", "/matches/{m}/", "director", {}),
+    api("POST", "/rounds/{r2}/tables/", "director", {}),
     # ---- API: reporting ----------------------------------------------------------
     api("POST", "/matches/{m}/games/", "match", {}),
     api("POST", "/matches/{m}/report/", "match", {}),
@@ -371,7 +376,10 @@ def test_the_link_of_a_withdrawn_player_has_expired(linked: Scene) -> None:
 def test_the_links_of_a_finished_event_have_expired(linked: Scene) -> None:
     Event.objects.filter(pk=linked.world.event.pk).update(status=Event.Status.FINISHED)
     client = Client()
-    assert client.get(f"/r/{linked.key}/").status_code in (403, 404)
+    results = client.get(f"/r/{linked.key}/")  # the player's results, and no form any more
+    assert results.status_code == 200
+    assert b"Final place" in results.content or b"is finished" in results.content
+    assert b"<form" not in results.content.split(b"<main")[1]
     assert _game(client, linked.key, linked.match).status_code in (403, 404)
     api = client.post(
         f"/api/matches/{linked.match.pk}/games/",

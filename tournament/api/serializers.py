@@ -373,6 +373,7 @@ class MatchSerializer(serializers.ModelSerializer):
             "holland",
             "crawford_game_number",
             "flagged",
+            "table",
         ]
         read_only_fields = fields
 
@@ -481,6 +482,15 @@ class PenaltySerializer(serializers.Serializer):
     player = IdField(help_text="The late player's id.")
     points = serializers.IntegerField(min_value=1, max_value=99)
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+
+
+class MatchTableSerializer(serializers.Serializer):
+    table = serializers.IntegerField(
+        min_value=1,
+        max_value=999,
+        allow_null=True,
+        help_text="The table (board) to play the match at; null takes it off its table.",
+    )
 
 
 class CorrectSerializer(serializers.Serializer):

@@ -35,6 +35,7 @@ from tournament.api_errors import DomainError
 from tournament.models import Entry, Event, Player, Round, Tournament, User
 from tournament.services.common import refuse
 from tournament.services.imports import players_import_csv
+from tournament.services.tables import match_table_set, round_tables_assign
 
 ERROR = inline_serializer(
     "Error",
@@ -456,6 +457,21 @@ class RoundStartView(DirectorView):
         return Response(io.RoundSerializer(round_).data)
 
 
+class RoundTablesView(DirectorView):
+    @extend_schema(
+        operation_id="rounds_tables_assign",
+        request=None,
+        responses={200: io.MatchSerializer(many=True), **WRITE_ERRORS},
+        summary="Number the tables: the round's ready matches without one get the lowest free "
+        "tables, in bracket order",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        round_ = self.checked(request, _get(Round, pk=pk))
+        round_tables_assign(round_=round_, by=request.user)
+        matches = selectors.match_list().filter(round_id=round_.pk).order_by("slot")
+        return Response(io.MatchSerializer(matches, many=True).data)
+
+
 class BracketView(DirectorView):
     @extend_schema(
         operation_id="events_bracket",
@@ -532,6 +548,19 @@ class MatchDetailView(DirectorView):
     def get(self, request: Request, pk: int) -> Response:
         self.match(request, pk)
         return Response(io.MatchDetailSerializer(selectors.match_detail(pk)).data)
+
+    @extend_schema(
+        operation_id="matches_table_update",
+        request=io.MatchTableSerializer,
+        responses={200: io.MatchDetailSerializer, **WRITE_ERRORS},
+        summary="Put a match at a table (board), or take it off its table",
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        match = self.match(request, pk)
+        data = io.MatchTableSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match_table_set(match=match, table=data.validated_data["table"], by=request.user)
+        return _match_answer(pk)
 
 
 def _match_answer(pk: int) -> Response:

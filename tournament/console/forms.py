@@ -594,6 +594,18 @@ class CorrectionForm(SideForm):
         return self.entry_for(self.cleaned_data["winner"])
 
 
+class TableForm(forms.Form):
+    """The table (board) a match is played at; blank takes it off its table."""
+
+    table = forms.IntegerField(
+        min_value=1,
+        max_value=999,
+        required=False,
+        label="Table",
+        help_text="Leave blank to take the match off its table.",
+    )
+
+
 class GridFilterForm(forms.Form):
     """The match grid's filters (GET)."""
 

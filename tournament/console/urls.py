@@ -47,6 +47,12 @@ urlpatterns = [
     path("t/<slug:slug>/events/<slug:event_slug>/matches/", views.match_grid, name="matches"),
     path("t/<slug:slug>/matches/<int:match_id>/", views.match_detail, name="match"),
     path("t/<slug:slug>/matches/<int:match_id>/score/", views.match_score, name="match-score"),
+    path("t/<slug:slug>/matches/<int:match_id>/table/", views.match_table, name="match-table"),
+    path(
+        "t/<slug:slug>/events/<slug:event_slug>/rounds/<int:round_id>/tables/",
+        views.round_tables,
+        name="round-tables",
+    ),
     path("t/<slug:slug>/matches/<int:match_id>/games/", views.match_games, name="match-games"),
     path(
         "t/<slug:slug>/matches/<int:match_id>/forfeit/",

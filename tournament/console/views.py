@@ -45,6 +45,7 @@ from tournament.services.results import (
     match_walkover,
 )
 from tournament.services.rounds import event_next_round, round_start
+from tournament.services.tables import match_table_set, round_tables_assign
 from tournament.services.tournaments import tournament_create, tournament_update
 
 
@@ -609,6 +610,12 @@ def _match_context(match: Any, **forms_given: Any) -> dict[str, Any]:
         "correction_form": pick(
             "correction_form", decided, lambda: forms.CorrectionForm(match=match)
         ),
+        "table_form": forms_given.get("table_form")
+        or (
+            forms.TableForm(initial={"table": match.table})
+            if not match.is_bye and not decided
+            else None
+        ),
     }
 
 
@@ -731,3 +738,39 @@ def match_games(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> 
     context = _match_context(match, games_formset=formset)
     context["games_refusal"] = refusal
     return render(request, "console/match.html", context, status=400)
+
+
+@login_required
+@require_POST
+def match_table(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """Put the match at a table (board), or take it off its table."""
+    tournament = selectors.tournament_for(request.user, slug)
+    match = selectors.match_of(tournament, match_id)
+    form = forms.TableForm(request.POST)
+    if form.is_valid():
+        table = form.cleaned_data["table"]
+        done = call_service(form, match_table_set, match=match, table=table, by=request.user)
+        if done is not None:
+            name = f"{match.round}, match {match.slot + 1}"
+            messages.success(
+                request, f"{name} is at table {table}." if table else f"{name} has no table."
+            )
+            return redirect("console:matches", tournament.slug, match.event.slug)
+    context = _match_context(match, table_form=form)
+    return render(request, "console/match.html", context, status=400)
+
+
+@login_required
+@require_POST
+def round_tables(request: HttpRequest, slug: str, event_slug: str, round_id: int) -> HttpResponse:
+    """Number the tables of a round's ready matches, in bracket order, skipping those in use."""
+    tournament = selectors.tournament_for(request.user, slug)
+    event = selectors.event_of(tournament, event_slug)
+    rnd = selectors.round_of(event, round_id)
+    given = _refusal(request, round_tables_assign, round_=rnd, by=request.user)
+    if given:
+        tables = ", ".join(str(m.table) for m in given)
+        messages.success(request, f"{rnd}: tables {tables} given, in bracket order.")
+    elif given is not None:
+        messages.info(request, f"{rnd}: every ready match already has a table.")
+    return redirect("console:matches", tournament.slug, event.slug)

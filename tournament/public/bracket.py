@@ -57,6 +57,7 @@ class MatchRow:
     score2: int
     entry1: EntryRow | None
     entry2: EntryRow | None
+    table: int | None = None
 
     #: The ``values_list`` fields, in order, that ``from_values`` reads.
     FIELDS: ClassVar[tuple[str, ...]] = (
@@ -64,6 +65,7 @@ class MatchRow:
         "length", "score1", "score2",
         "entry1_id", "entry1__seed", "entry1__player_id", "entry1__player__name",
         "entry2_id", "entry2__seed", "entry2__player_id", "entry2__player__name",
+        "table",
     )  # fmt: skip
 
     @classmethod
@@ -71,7 +73,7 @@ class MatchRow:
         head = row[:11]
         first = EntryRow(*row[11:15]) if row[11] is not None else None
         second = EntryRow(*row[15:19]) if row[15] is not None else None
-        return cls(*[*head, first, second])
+        return cls(*[*head, first, second, row[19]])
 
     @property
     def entry1_id(self) -> int | None:
@@ -121,6 +123,7 @@ class Box:
     decision: str
     top: Line
     bottom: Line
+    table: int | None = None
 
     @property
     def live(self) -> bool:
@@ -258,6 +261,7 @@ def match_box(
         else "",
         top=_entry_line(match.entry1, match, 1, where, placeholders[0]),
         bottom=_entry_line(match.entry2, match, 2, where, placeholders[1]),
+        table=match.table if match.status != Match.Status.COMPLETE else None,
     )
 
 

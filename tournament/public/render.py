@@ -51,6 +51,8 @@ def _box(box: Box, column: Column, player_url: str, match_url: str) -> str:
     ]
     if box.length != column.length:
         foot.append(f" · {box.length} pt")
+    if box.table is not None:
+        foot.append(f' <span class="tbl">Table {box.table}</span>')
     if box.live:
         label = "live" if box.status == "playing" else escape(box.status_label.lower())
         foot.append(f' <span class="badge live">{label}</span>')

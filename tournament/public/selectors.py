@@ -13,6 +13,7 @@ from typing import Any
 from django.db.models import (
     Count,
     Exists,
+    F,
     IntegerField,
     OuterRef,
     Q,
@@ -124,6 +125,27 @@ class TournamentPage:
     events: Sequence[Event]
     schedule: list[Round]
     live: list[LiveMatch]
+    recent: list[Match]
+
+
+#: Completed matches the tournament page lists under "Recent results".
+RECENT_RESULTS = 10
+
+
+def recent_results(tournament: Tournament, limit: int = RECENT_RESULTS) -> list[Match]:
+    """The last ``limit`` matches decided over the board or by forfeit (no byes), newest first."""
+    return list(
+        _matches_with_players()
+        .select_related("event", "round")
+        .filter(
+            event__tournament=tournament,
+            status=Match.Status.COMPLETE,
+            is_bye=False,
+            entry1__isnull=False,
+            entry2__isnull=False,
+        )
+        .order_by(F("decided_at").desc(nulls_last=True), "-pk")[:limit]
+    )
 
 
 def tournament_page(tournament: Tournament) -> TournamentPage:
@@ -142,7 +164,9 @@ def tournament_page(tournament: Tournament) -> TournamentPage:
         .order_by("starts_at", "event__position", "event_id", "bracket", "number")
     )
     schedule.sort(key=lambda r: (r.starts_at is None, r.starts_at or 0, r.event.position, r.number))
-    return TournamentPage(tournament, events, schedule, live_matches(tournament))
+    return TournamentPage(
+        tournament, events, schedule, live_matches(tournament), recent_results(tournament)
+    )
 
 
 # --- event page ------------------------------------------------------------------------------
@@ -620,6 +644,39 @@ def player_page(player_id: int) -> PlayerPage:
         .order_by("created_at", "id")
     )
     return PlayerPage(player, entries, rows, changes, wins, losses)
+
+
+# --- player search ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FoundPlayer:
+    """A player of the tournament whose name matched, with the events they entered."""
+
+    player: Player
+    events: list[Event]
+
+
+#: Players a search lists at most (a longer list asks for more letters).
+SEARCH_LIMIT = 30
+
+
+def tournament_players(tournament: Tournament, query: str) -> list[FoundPlayer]:
+    """The tournament's players whose name contains ``query`` (any case), by name (one query)."""
+    entries = (
+        Entry.objects.filter(event__tournament=tournament, player__name__icontains=query)
+        .select_related("player", "event")
+        .order_by("player__name", "player_id", "event__position", "event_id")[: SEARCH_LIMIT * 8]
+    )
+    found: dict[int, FoundPlayer] = {}
+    for entry in entries:
+        row = found.get(entry.player_id)
+        if row is None:
+            if len(found) == SEARCH_LIMIT:
+                break
+            row = found[entry.player_id] = FoundPlayer(entry.player, [])
+        row.events.append(entry.event)
+    return list(found.values())
 
 
 # --- scoreboard ------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ urlpatterns = [
     path("t/<slug:slug>/", views.tournament, name="public-tournament"),
     path("t/<slug:slug>/scoreboard/", views.scoreboard, name="public-scoreboard"),
     path("t/<slug:slug>/scoreboard/live/", views.scoreboard_live, name="public-scoreboard-live"),
+    path("t/<slug:slug>/players/", views.players, name="public-players"),
     path("t/<slug:slug>/<slug:event_slug>/", views.event, name="public-event"),
     path("t/<slug:slug>/<slug:event_slug>/live/", views.event_live, name="public-event-live"),
     path("t/<slug:slug>/<slug:event_slug>/print/", views.event_print, name="public-event-print"),

@@ -10,6 +10,7 @@ one for about a millisecond.
 
 from __future__ import annotations
 
+import hashlib
 import zoneinfo
 from typing import Any
 
@@ -17,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 
 from tournament.models import Event, Tournament
 from tournament.public import bracket as layout
@@ -109,6 +111,39 @@ def tournament(request: HttpRequest, slug: str) -> HttpResponse:
 
     page, version = cached_page("tournament", "site", 0, build, slug)
     return _shell(request, page, version)
+
+
+#: Letters a player search needs before it lists anyone, and the most it reads.
+SEARCH_MIN, SEARCH_MAX = 2, 60
+
+
+def players(request: HttpRequest, slug: str) -> HttpResponse:
+    """Find a player of the tournament by name: ``?q=``. A page of its own without
+    JavaScript; typing in the tournament page's search box (htmx) swaps in the results only.
+    """
+    query = " ".join(request.GET.get("q", "").split())[:SEARCH_MAX]
+
+    def build(version: str) -> Page:
+        t = selectors.tournament_by_slug(slug)
+        found = selectors.tournament_players(t, query) if len(query) >= SEARCH_MIN else []
+        context = {"t": t, "q": query, "found": found, "min": SEARCH_MIN}
+        return {
+            "title": f"Players: {t.name}",
+            "content": _render("public/players.html", {**context, "live": delivery.LIVE_MARK}),
+            "live": _render("public/_player_results.html", context),
+            **_tournament_facts(t),
+        }
+
+    digest = hashlib.sha256(query.encode()).hexdigest()[:20]
+    page, version = cached_page("players", "site", 0, build, slug, digest)
+    if request.headers.get("HX-Request") == "true":
+        if page is None or not _can_see(request, page):
+            raise Http404("No such page")
+        response = delivery.live_response(request, page)
+    else:
+        response = _shell(request, page, version)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 def _scoreboard_page(slug: str, unless: str = "") -> tuple[Page | None, str]:

@@ -1,0 +1,115 @@
+"""Tables (boards) at the venue: the director puts a match at a table, or numbers a round's.
+
+A table is "in use" while a match of the same tournament that sits at it is not
+complete; a finished match frees its table without anyone clearing it. Both
+services lock the tournament's row, so two directors numbering tables at once
+never hand out the same table twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import transaction
+from django.utils import timezone
+
+from matches.models import Match
+from matches.signals import announce_match_changed
+from tournament.models import Round, Tournament, User
+from tournament.services.common import refuse
+
+#: The highest table number a director may give.
+MAX_TABLE = 999
+
+
+def _lock_tournament(tournament_id: int) -> None:
+    list(
+        Tournament.objects.select_for_update()
+        .filter(pk=tournament_id)
+        .order_by()
+        .values_list("pk", flat=True)
+    )
+
+
+def _tables_in_use(tournament_id: int, *, besides: Iterable[int] = ()) -> dict[int, int]:
+    """Table -> the unfinished match of the tournament sitting at it (``besides`` left out)."""
+    rows = (
+        Match.objects.filter(event__tournament_id=tournament_id, table__isnull=False)
+        .exclude(status=Match.Status.COMPLETE)
+        .exclude(pk__in=list(besides))
+        .order_by()
+        .values_list("table", "pk")
+    )
+    return dict(rows)
+
+
+def match_table_set(*, match: Match, table: int | None, by: User | None = None) -> Match:
+    """Put ``match`` at ``table`` (1..999), or take it off its table (``None``).
+
+    Refused for a bye and for a table another unfinished match of the tournament holds.
+    """
+    if table is not None and (
+        isinstance(table, bool) or not isinstance(table, int) or not 1 <= table <= MAX_TABLE
+    ):
+        raise refuse(
+            f"A table is a whole number from 1 to {MAX_TABLE}.", code="invalid", field="table"
+        )
+    with transaction.atomic():
+        tournament_id = (
+            Match.objects.filter(pk=match.pk).values_list("event__tournament_id", flat=True).get()
+        )
+        _lock_tournament(tournament_id)
+        match = (
+            Match.objects.select_for_update(of=("self",)).select_related("round").get(pk=match.pk)
+        )
+        if match.is_bye and table is not None:
+            raise refuse("A bye is not played: it needs no table.", code="bye", field="table")
+        if table is not None:
+            holder = _tables_in_use(tournament_id, besides=[match.pk]).get(table)
+            if holder is not None:
+                raise refuse(
+                    f"Table {table} is in use by another match (#{holder}) that is not finished.",
+                    code="table-in-use",
+                    field="table",
+                    match=holder,
+                )
+        if match.table != table:
+            match.table = table
+            match.save(update_fields=["table", "updated_at"])
+            announce_match_changed(match.pk, match.event_id, tournament_id=tournament_id)
+    return match
+
+
+def round_tables_assign(*, round_: Round, by: User | None = None) -> list[Match]:
+    """Number the tables of ``round_``: each ready match without a table gets the lowest
+    table no unfinished match of the tournament holds, in bracket (slot) order.
+
+    Returns the matches given a table (none when every ready match already has one).
+    """
+    with transaction.atomic():
+        tournament_id = (
+            Round.objects.filter(pk=round_.pk).values_list("event__tournament_id", flat=True).get()
+        )
+        _lock_tournament(tournament_id)
+        waiting = list(
+            Match.objects.select_for_update(of=("self",))
+            .filter(round_id=round_.pk, status=Match.Status.READY, table__isnull=True)
+            .order_by("slot")
+        )
+        if not waiting:
+            return []
+        taken = set(_tables_in_use(tournament_id))
+        table = 0
+        now = timezone.now()
+        for match in waiting:
+            table += 1
+            while table in taken:
+                table += 1
+            if table > MAX_TABLE:
+                raise refuse(
+                    f"Every table up to {MAX_TABLE} is in use.", code="no-table", field="table"
+                )
+            match.table, match.updated_at = table, now
+        Match.objects.bulk_update(waiting, ["table", "updated_at"])
+        announce_match_changed(waiting[0].pk, waiting[0].event_id, tournament_id=tournament_id)
+    return waiting
