@@ -72,6 +72,7 @@ def _page(
             {"code": code, "message": message or f"{title}.", "detail": {}}, status=status
         )
     context = {"status": status, "title": title, "message": message, "advice": advice, **extra}
+    html: str
     try:
         html = loader.render_to_string(f"errors/{status}.html", context, request=request)
     except Exception:  # never let the error page itself fail

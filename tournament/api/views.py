@@ -467,7 +467,7 @@ class RoundTablesView(DirectorView):
     )
     def post(self, request: Request, pk: int) -> Response:
         round_ = self.checked(request, _get(Round, pk=pk))
-        round_tables_assign(round_=round_, by=request.user)
+        round_tables_assign(round_=round_, by=_by(request))
         matches = selectors.match_list().filter(round_id=round_.pk).order_by("slot")
         return Response(io.MatchSerializer(matches, many=True).data)
 
@@ -559,7 +559,7 @@ class MatchDetailView(DirectorView):
         match = self.match(request, pk)
         data = io.MatchTableSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        match_table_set(match=match, table=data.validated_data["table"], by=request.user)
+        match_table_set(match=match, table=data.validated_data["table"], by=_by(request))
         return _match_answer(pk)
 
 

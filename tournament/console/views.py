@@ -742,7 +742,7 @@ def match_games(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> 
 
 @login_required
 @require_POST
-def match_table(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+def match_table(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> HttpResponse:
     """Put the match at a table (board), or take it off its table."""
     tournament = selectors.tournament_for(request.user, slug)
     match = selectors.match_of(tournament, match_id)
@@ -762,7 +762,9 @@ def match_table(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def round_tables(request: HttpRequest, slug: str, event_slug: str, round_id: int) -> HttpResponse:
+def round_tables(
+    request: AuthenticatedHttpRequest, slug: str, event_slug: str, round_id: int
+) -> HttpResponse:
     """Number the tables of a round's ready matches, in bracket order, skipping those in use."""
     tournament = selectors.tournament_for(request.user, slug)
     event = selectors.event_of(tournament, event_slug)

@@ -40,7 +40,7 @@ def _tables_in_use(tournament_id: int, *, besides: Iterable[int] = ()) -> dict[i
         .order_by()
         .values_list("table", "pk")
     )
-    return dict(rows)
+    return {table: pk for table, pk in rows if table is not None}
 
 
 def match_table_set(*, match: Match, table: int | None, by: User | None = None) -> Match:
