@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 
 from matches.api import serializers as io
 from matches.api.shapes import match_detail_data
+from matches.errors import AppError, invalid_input
 from matches.models import Match
 from matches.selectors import match_detail, match_submissions
 from matches.services.access import Actor, director_role
@@ -33,7 +34,6 @@ from matches.services.ledger import RequestMeta, submission_reject
 from matches.services.records import file_too_large, max_file_bytes, record_upload
 from matches.services.reporting import game_report, match_report
 from tournament.api.serializers import MatchDetailSerializer
-from tournament.api_errors import DomainError
 
 #: Room for the multipart envelope and the other fields around an uploaded file.
 MULTIPART_OVERHEAD = 64 * 1024
@@ -125,7 +125,7 @@ class ReportView(APIView):
             serializer._errors = {}
             return serializer
         if not serializer.is_valid():
-            error = exceptions.ValidationError(serializer.errors)
+            error = invalid_input(serializer.errors)
             submission_reject(
                 match_id=pk,
                 kind=self.kind,
@@ -234,7 +234,7 @@ class RecordUploadView(ReportView):
         )
         return match_response(match, status.HTTP_201_CREATED)
 
-    def refuse_unread(self, request: Request, pk: int, error: DomainError) -> None:
+    def refuse_unread(self, request: Request, pk: int, error: AppError) -> None:
         """Refuse an upload over the limit without reading its body (stored if the
         reporter is known from the headers alone)."""
         actor = request_actor(request, read_body=False)

@@ -17,17 +17,16 @@ from typing import Any
 from django.db import IntegrityError, connections, router, transaction
 from django.db.models import QuerySet
 from django.http import Http404
-from rest_framework.exceptions import ValidationError
 
+from matches.errors import AppError, Conflict
 from matches.models import Game, Match, Submission
 from matches.rules.errors import RulesError
 from matches.services.access import Actor, Role, match_role
 from matches.signals import announce_match_changed, announce_match_completed
 from matches.statements import MARKER, CompiledSelect, insert_row, update_row
-from tournament.api_errors import Conflict, DomainError
 
 #: Refusals that are stored as rejected submissions (anything else is a bug: it propagates).
-REFUSALS = (RulesError, DomainError, Conflict)
+REFUSALS = (RulesError, AppError)
 
 #: Match fields a report may change.
 MATCH_FIELDS = (
@@ -86,30 +85,13 @@ def error_fields(exc: Exception) -> dict[str, Any]:
             "error_message": storable(exc.message),
             "error_detail": _jsonable({**exc.as_dict(), **exc.data}),
         }
-    if isinstance(exc, (DomainError, Conflict)):
+    if isinstance(exc, AppError):
         return {
-            "error_code": exc.error_code,
-            "error_message": storable(str(exc.detail)),
-            "error_detail": _jsonable(exc.extra),
-        }
-    if isinstance(exc, ValidationError):
-        return {
-            "error_code": "invalid",
-            "error_message": storable(first_message(exc.detail)),
+            "error_code": exc.code,
+            "error_message": storable(exc.message),
             "error_detail": _jsonable(exc.detail),
         }
     return {"error_code": "invalid", "error_message": storable(str(exc)), "error_detail": {}}
-
-
-def first_message(detail: Any) -> str:
-    """The first field error of a serializer's errors, as ``field: message``."""
-    if isinstance(detail, dict) and detail:
-        key, value = next(iter(detail.items()))
-        inner = first_message(value)
-        return inner if key == "non_field_errors" else f"{key}: {inner}"
-    if isinstance(detail, list) and detail:
-        return first_message(detail[0])
-    return str(detail)
 
 
 def storable(text: str) -> str:

@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from rest_framework.exceptions import APIException
 
+from matches.errors import AppError
 from tournament.console import forms, selectors
 from tournament.selectors import user_may_create_tournaments
 from tournament.services.console_extras import (
@@ -51,16 +52,19 @@ def _is_htmx(request: HttpRequest) -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
-def _service_error_message(exc: APIException | ValidationError) -> tuple[str | None, str]:
+def _service_error_message(
+    exc: AppError | APIException | ValidationError,
+) -> tuple[str | None, str]:
     """The field a refusal names (if any) and its message for a person."""
     if isinstance(exc, ValidationError):
         if hasattr(exc, "error_dict"):
             field, errors = next(iter(exc.message_dict.items()))
             return (None if field == "__all__" else field), " ".join(errors)
         return None, " ".join(exc.messages)
-    extra: dict[str, Any] = getattr(exc, "extra", {}) or {}
-    field = extra.get("field")
-    return (str(field) if field else None), str(exc.detail)
+    if isinstance(exc, AppError):
+        field = exc.detail.get("field")
+        return (str(field) if field else None), exc.message
+    return None, str(exc.detail)
 
 
 def call_service[T](
@@ -69,7 +73,7 @@ def call_service[T](
     """Run ``service``; on a refusal put its message on ``form`` (or return None silently)."""
     try:
         return service(**kwargs)
-    except (APIException, ValidationError) as exc:
+    except (AppError, APIException, ValidationError) as exc:
         field, message = _service_error_message(exc)
         if form is not None:
             form.add_error(field if field in form.fields else None, message)
@@ -80,7 +84,7 @@ def _refusal[T](request: HttpRequest, service: Callable[..., T], **kwargs: Any) 
     """Run ``service`` for a button without a form; a refusal becomes an error message."""
     try:
         return service(**kwargs)
-    except (APIException, ValidationError) as exc:
+    except (AppError, APIException, ValidationError) as exc:
         _, message = _service_error_message(exc)
         messages.error(request, message)
         return None
@@ -244,7 +248,7 @@ def event_settings(request: HttpRequest, slug: str, event_slug: str) -> HttpResp
                 payout_split=data["payout_split"],
                 deadline_rule=data["deadline_rule"],
             )
-        except (APIException, ValidationError) as exc:
+        except (AppError, APIException, ValidationError) as exc:
             field, message = _service_error_message(exc)
             form.add_error(form.field_for(field), message)
         else:
@@ -425,7 +429,7 @@ def entry_check_in_toggle(
             entry = entry_check_in(entry=entry, by=request.user)
         else:
             entry = entry_check_in_undo(entry=entry, by=request.user)
-    except (APIException, ValidationError) as exc:
+    except (AppError, APIException, ValidationError) as exc:
         error = _service_error_message(exc)[1]
     if _is_htmx(request):
         context = {
@@ -716,7 +720,7 @@ def match_games(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
         ]
         try:
             match_result_enter(match=match, games=games, by=request.user)
-        except (APIException, ValidationError) as exc:
+        except (AppError, APIException, ValidationError) as exc:
             refusal = _service_error_message(exc)[1]
         else:
             messages.success(request, "Result saved.")
