@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from matches.rules.errors import RulesError
+
 
 class AppError(Exception):
     """A request the application refuses: a short ``code``, a ``message`` for a person,
@@ -112,3 +114,23 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     return str(value) if isinstance(value, str) else value
+
+
+#: Everything a report may be refused with: the rules engine's errors and the application's.
+REFUSALS = (RulesError, AppError)
+
+
+def refusal_text(exc: Exception) -> str:
+    """A refusal for a person: the message, and where for a rules error."""
+    if isinstance(exc, RulesError):
+        where = [f"{k} {v}" for k, v in (("game", exc.game), ("move", exc.move)) if v is not None]
+        message = exc.message[:1].upper() + exc.message[1:]
+        return f"{message} ({', '.join(where)})." if where else f"{message}."
+    if isinstance(exc, AppError):
+        return exc.message
+    return str(exc)
+
+
+def refusal_status(exc: Exception) -> int:
+    """The HTTP status of a refusal (a rules error is bad input: 400)."""
+    return exc.status if isinstance(exc, AppError) else 400

@@ -17,10 +17,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from matches import selectors
-from matches.errors import AppError, Invalid
+from matches.errors import REFUSALS, Invalid, refusal_status, refusal_text
 from matches.forms import DisputeForm, GameForm, RecordForm, ResolveForm
 from matches.models import Match
-from matches.rules.errors import RulesError
 from matches.services.access import Actor, director_role, entry_by_report_key
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
 from matches.services.ledger import RequestMeta, submission_reject
@@ -28,31 +27,12 @@ from matches.services.records import file_too_large, max_file_bytes, record_uplo
 from matches.services.reporting import game_report
 from tournament.models import Entry
 
-REFUSALS = (RulesError, AppError)
-
 
 def request_meta(request: HttpRequest) -> RequestMeta:
     return RequestMeta(
         ip=request.META.get("REMOTE_ADDR") or None,
         user_agent=request.META.get("HTTP_USER_AGENT", "")[:300],
     )
-
-
-def refusal_text(exc: Exception) -> str:
-    """A refusal for a person: the message, and where for a rules error."""
-    if isinstance(exc, RulesError):
-        where = [f"{k} {v}" for k, v in (("game", exc.game), ("move", exc.move)) if v is not None]
-        message = exc.message[:1].upper() + exc.message[1:]
-        return f"{message} ({', '.join(where)})." if where else f"{message}."
-    if isinstance(exc, AppError):
-        return exc.message
-    return str(exc)
-
-
-def refusal_status(exc: Exception) -> int:
-    if isinstance(exc, AppError):
-        return exc.status
-    return 400
 
 
 def _actor(request: HttpRequest, entry: Entry) -> Actor:

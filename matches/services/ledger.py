@@ -18,15 +18,12 @@ from django.db import IntegrityError, connections, router, transaction
 from django.db.models import QuerySet
 from django.http import Http404
 
-from matches.errors import AppError, Conflict
+from matches.errors import REFUSALS, AppError, Conflict
 from matches.models import Game, Match, Submission
 from matches.rules.errors import RulesError
 from matches.services.access import Actor, Role, match_role
 from matches.signals import announce_match_changed, announce_match_completed
 from matches.statements import MARKER, CompiledSelect, insert_row, update_row
-
-#: Refusals that are stored as rejected submissions (anything else is a bug: it propagates).
-REFUSALS = (RulesError, AppError)
 
 #: Match fields a report may change.
 MATCH_FIELDS = (
@@ -72,6 +69,11 @@ class Outcome:
     #: Every game row of the match after the report (voided ones too), when the decision
     #: knows them: handed over with the match so that showing it needs no further query.
     games_after: list[Game] | None = None
+    #: Match fields the report changes besides ``MATCH_FIELDS`` (e.g. the starting score).
+    fields: tuple[str, ...] = ()
+    #: Run with the match once the accepted changes are written (same transaction): what
+    #: the caller must change in turn (a correction's bracket moves).
+    after: Callable[[Match], None] | None = None
 
 
 Decide = Callable[[Match, Role], Outcome]
@@ -197,19 +199,32 @@ def submission_run(
     role_of: Callable[..., Role] = match_role,
     file_name: str = "",
     file_text: str = "",
+    prelock: Callable[[], None] | None = None,
+    undoable: bool = False,
 ) -> Match:
     """Lock the match, decide, store the submission and apply the outcome; raise a refusal.
 
     Who may act is checked first: a request by somebody who may not act on the
-    match is answered 401/403 and is not a report about it.
+    match is answered 401/403 and is not a report about it. ``prelock`` runs first in
+    the transaction (a caller that must lock more rows, in its order). ``undoable``
+    decisions write rows of their own before they may still refuse: they run in a
+    savepoint, so that a refusal leaves nothing of them behind.
     """
     try:
         with transaction.atomic():
+            if prelock is not None:
+                prelock()
             match = match_lock(match_id=match_id)
             role = role_of(match=match, actor=actor)
             try:
-                outcome = decide(match, role)
-            except REFUSALS as exc:
+                if undoable:
+                    with transaction.atomic():
+                        outcome = decide(match, role)
+                else:
+                    outcome = decide(match, role)
+            except REFUSALS as exc:  # stored as rejected; anything else is a bug: it propagates
+                if undoable:
+                    match = match_lock(match_id=match_id)  # as it is again in the database
                 outcome = Outcome(error=exc)
             submission = _submission(
                 match=match,
@@ -254,8 +269,10 @@ def _apply(match: Match, outcome: Outcome, submission: Submission) -> None:
         else:
             Game.objects.bulk_create(outcome.games)
     if outcome.match_changed:
-        update_row(match, MATCH_FIELDS)
+        update_row(match, MATCH_FIELDS + outcome.fields)
         announce_match_changed(match.pk, match.event_id, tournament_id=match.event.tournament_id)
+    if outcome.after is not None and outcome.error is None:
+        outcome.after(match)
     if outcome.completed:
         announce_match_completed(match.pk, match.event_id)
     if outcome.games_after is not None and outcome.error is None:
