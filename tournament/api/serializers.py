@@ -11,6 +11,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from matches.api.serializers import confirm_field, final_score_field
 from matches.models import Game, Match
 from tournament.models import Draw, Entry, Event, Player, Round, Tournament
 from tournament.selectors import TIEBREAKS, crawford_game_number
@@ -481,7 +482,20 @@ class PenaltySerializer(serializers.Serializer):
 
 
 class CorrectSerializer(serializers.Serializer):
+    """``POST /api/matches/{id}/correct/``: the decided match's real winner, and its score.
+
+    Without ``score`` a played or score-only result's score is swapped (the new winner
+    gets the points the old winner had); with it, the new winner must be the player who
+    reached the match length (400 ``winner-score-mismatch`` otherwise), and the result
+    becomes score-only.
+    """
+
     winner = IdField(help_text="The player who really won.")
+    score = final_score_field(
+        required=False,
+        help_text="The real final score [player1, player2], if not the recorded one swapped.",
+    )
+    confirm = confirm_field()
     cascade = serializers.BooleanField(
         default=False,
         help_text="Also void and reopen later matches that have started.",
