@@ -25,7 +25,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from matches.api import serializers as io
-from matches.api.shapes import match_detail_data
+from matches.api.shapes import MatchDetailSerializer, match_detail_data
 from matches.errors import AppError, invalid_input
 from matches.models import Match
 from matches.selectors import match_detail, match_submissions
@@ -35,7 +35,6 @@ from matches.services.decisions import match_final_score
 from matches.services.ledger import RequestMeta, submission_reject
 from matches.services.records import file_too_large, max_file_bytes, record_upload
 from matches.services.reporting import game_report, match_report
-from tournament.api.serializers import MatchDetailSerializer
 
 #: Room for the multipart envelope and the other fields around an uploaded file.
 MULTIPART_OVERHEAD = 64 * 1024
