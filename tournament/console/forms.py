@@ -537,10 +537,13 @@ class ConfirmScoreMixin(forms.Form):
         field.widget = forms.CheckboxInput()
         field.label = "Confirm this unlikely score"
         field.help_text = "Tick it if the score is right, and save again."
+        self._bound_fields_cache.pop("confirm", None)  # shown with its new widget and label
 
 
 class FinalScoreForm(ConfirmScoreMixin, SideForm):
     """The match's final score alone ("score only"), entered or corrected by the director."""
+
+    field_order = ["score1", "score2", "confirm", "reason", "cascade"]
 
     score1 = forms.IntegerField(min_value=0, max_value=999)
     score2 = forms.IntegerField(min_value=0, max_value=999)
@@ -606,6 +609,8 @@ class CorrectionForm(ConfirmScoreMixin, SideForm):
     The score changes with the winner: swapped (the new winner gets the old winner's
     points) unless the director gives the final score.
     """
+
+    field_order = ["winner", "score1", "score2", "confirm", "cascade", "reason"]
 
     winner = forms.ChoiceField(widget=forms.RadioSelect, label="Correct winner")
     score1 = forms.IntegerField(min_value=0, max_value=999, required=False)
