@@ -348,3 +348,11 @@ def test_the_game_by_game_entry_stores_doubles_in_the_one_shape(bracket: Bracket
         {"side": 2, "player": match.entry2.player_id, "turn": 3, "response": "take"}
     ]
     assert _kinds(match) == [(1, "match", "accepted", True)]
+    p1, p2 = match.entry1.player_id, match.entry2.player_id
+    assert match.submissions.get().payload["games"][0] == {
+        "winner": p1,
+        "cube": 2,
+        "result": "single",
+        "ended_by": "play",
+        "doubles": [{"by": p2, "turn": 3, "response": "take"}],
+    }  # as a player's whole-match report stores them: a director may adopt them

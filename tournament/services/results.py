@@ -28,7 +28,13 @@ from matches.services.decisions import (
     system_role,
 )
 from matches.services.ledger import RequestMeta, submission_run
-from matches.services.reporting import SideGame, whole_match_decide
+from matches.services.reporting import (
+    DoubleInput,
+    GameInput,
+    SideGame,
+    game_input_payload,
+    whole_match_decide,
+)
 from tournament.models import Entry, User
 from tournament.services.advance import BracketMover
 from tournament.services.common import event_lock, refuse
@@ -177,17 +183,38 @@ def _side_games(games: Sequence[GameResult]) -> list[SideGame]:
     return rows
 
 
-def _games_payload(games: Sequence[GameResult]) -> list[dict[str, object]]:
-    return [
-        {
-            "winner_side": g.winner,
-            "cube": g.cube,
-            "result": g.result,
-            "ended_by": g.ended_by,
-            **({"doubles": list(g.doubles)} if g.doubles else {}),
-        }
-        for g in games
-    ]
+def _games_payload(match: Match, games: Sequence[GameResult]) -> list[dict[str, object]]:
+    """The games as every whole-match report stores them (``game_input_payload``: players
+    by id), so that a director may adopt them later; as entered if they name no player."""
+    ids = {1: _player_of(match.entry1), 2: _player_of(match.entry2)}
+    try:
+        inputs = [
+            GameInput(
+                winner=ids[g.winner],  # type: ignore[arg-type]
+                cube=g.cube,
+                result=g.result,
+                ended_by=g.ended_by,
+                doubles=tuple(
+                    DoubleInput(
+                        by=ids[int(d["by"])],  # type: ignore[arg-type, call-overload]
+                        turn=int(d["turn"]),  # type: ignore[call-overload]
+                        response=str(d.get("response", "take")),
+                    )
+                    for d in g.doubles
+                )
+                or None,
+            )
+            for g in games
+        ]
+    except (KeyError, TypeError, ValueError):
+        return [dict(g.__dict__) for g in games]
+    if None in ids.values():
+        return [dict(g.__dict__) for g in games]
+    return [game_input_payload(g) for g in inputs]
+
+
+def _player_of(entry: Entry | None) -> int | None:
+    return entry.player_id if entry is not None else None
 
 
 def match_result_enter(
@@ -219,7 +246,7 @@ def match_result_enter(
 
     return submission_run(
         kind="match",
-        payload={"games": _games_payload(games)},
+        payload={"games": _games_payload(match, games)},
         decide=whole_match_decide(side_games, None),
         **_common(match, by, meta),  # type: ignore[arg-type]
     )
