@@ -171,6 +171,7 @@ def test_a_score_only_result_is_stored_marked_and_shown_as_such(
     ]
     api = bracket.client_for(bracket.director).get(f"/api/matches/{match.pk}/").json()
     assert (api["decision"], api["score"], api["games"]) == ("score", [4, 7], [])
+    assert "Score only" in Client().get(f"/matches/{match.pk}/").content.decode()
 
 
 def test_the_resolve_endpoint_takes_a_score_alone_not_with_games(bracket: Bracket) -> None:
