@@ -20,6 +20,7 @@ class Match(models.Model):
 
     class Decision(models.TextChoices):
         PLAY = "play", "Played"
+        SCORE = "score", "Score only"
         FORFEIT = "forfeit", "Forfeit"
         WALKOVER = "walkover", "Walkover"
         BYE = "bye", "Bye"
@@ -95,6 +96,11 @@ class Match(models.Model):
         return f"Match {self.pk} ({self.length} points)"
 
 
+#: Decisions of matches that were played to the end: ``score`` is a played match whose
+#: director entered (or corrected) only its final score, with no games recorded.
+PLAYED_DECISIONS = (Match.Decision.PLAY, Match.Decision.SCORE)
+
+
 class Game(models.Model):
     """An accepted game of a match. Voided games stay, marked, when a director corrects a result."""
 
@@ -157,6 +163,7 @@ class Submission(models.Model):
         DISPUTE = "dispute", "Dispute"
         RESOLVE = "resolve", "Director's decision"
         FORFEIT = "forfeit", "Forfeit"
+        SCORE = "score", "Final score only"
 
     class Status(models.TextChoices):
         ACCEPTED = "accepted", "Accepted"

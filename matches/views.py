@@ -17,19 +17,16 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from matches import selectors
+from matches.errors import REFUSALS, Invalid, refusal_status, refusal_text
 from matches.finished import entry_finished
 from matches.forms import DisputeForm, GameForm, RecordForm, ResolveForm
 from matches.models import Match
-from matches.rules.errors import RulesError
 from matches.services.access import Actor, EventFinished, director_role, entry_by_report_key
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
 from matches.services.ledger import RequestMeta, submission_reject
 from matches.services.records import file_too_large, max_file_bytes, record_upload
 from matches.services.reporting import game_report
-from tournament.api_errors import Conflict, DomainError
 from tournament.models import Entry
-
-REFUSALS = (RulesError, DomainError, Conflict)
 
 
 def request_meta(request: HttpRequest) -> RequestMeta:
@@ -37,23 +34,6 @@ def request_meta(request: HttpRequest) -> RequestMeta:
         ip=request.META.get("REMOTE_ADDR") or None,
         user_agent=request.META.get("HTTP_USER_AGENT", "")[:300],
     )
-
-
-def refusal_text(exc: Exception) -> str:
-    """A refusal for a person: the message, and where for a rules error."""
-    if isinstance(exc, RulesError):
-        where = [f"{k} {v}" for k, v in (("game", exc.game), ("move", exc.move)) if v is not None]
-        message = exc.message[:1].upper() + exc.message[1:]
-        return f"{message} ({', '.join(where)})." if where else f"{message}."
-    if isinstance(exc, (DomainError, Conflict)):
-        return str(exc.detail)
-    return str(exc)
-
-
-def refusal_status(exc: Exception) -> int:
-    if isinstance(exc, (DomainError, Conflict)):
-        return int(exc.status_code)
-    return 400
 
 
 def _actor(request: HttpRequest, entry: Entry) -> Actor:
@@ -142,11 +122,11 @@ def _refused(
 
 def _store_invalid(
     request: HttpRequest, entry: Entry, match: Match, kind: str, form: Any
-) -> DomainError:
+) -> Invalid:
     """A form that does not validate is a rejected report: stored like any other."""
     fields = {k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"}
     field, messages_ = next(iter(form.errors.items()))
-    error = DomainError(
+    error = Invalid(
         f"{form.fields[field].label if field in form.fields else field}: {messages_[0]}",
         code="invalid",
         field=field,
@@ -194,9 +174,7 @@ def entry_record(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
         )
     form = RecordForm(request.POST, request.FILES, match=match)
     if not form.is_valid():
-        return _refused(
-            request, entry, match_id, DomainError("Choose a match file."), record_form=form
-        )
+        return _refused(request, entry, match_id, Invalid("Choose a match file."), record_form=form)
     upload = form.cleaned_data["file"]
     if upload.size > limit:
         return _refused(request, entry, match_id, file_too_large(upload.size), record_form=form)

@@ -1,4 +1,8 @@
-"""One handler turns every API error into ``{"code", "message", "detail"}`` (see api.md)."""
+"""One handler turns every API error into ``{"code", "message", "detail"}`` (see api.md).
+
+The application's own refusals are :class:`matches.errors.AppError`; ``DomainError`` and
+``Conflict`` are kept here under their old names for the services that raise them.
+"""
 
 from __future__ import annotations
 
@@ -11,36 +15,16 @@ from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
 
+from matches.errors import AppError, Conflict, Invalid
 from matches.rules.errors import RulesError
 
-
-class Conflict(exceptions.APIException):
-    """The state changed under the client (e.g. the game is already recorded)."""
-
-    status_code = status.HTTP_409_CONFLICT
-    default_code = "conflict"
-    default_detail = "The match changed under you; reload it."
-
-    def __init__(self, message: str, *, code: str = "conflict", **detail: Any) -> None:
-        super().__init__(message, code)
-        self.error_code = code
-        self.extra = detail
+__all__ = ["AppError", "Conflict", "DomainError", "exception_handler"]
 
 
-class DomainError(exceptions.APIException):
-    """A business rule refused the request (HTTP 400 unless said otherwise)."""
-
-    status_code: int = status.HTTP_400_BAD_REQUEST
-    default_code = "invalid"
-
-    def __init__(
-        self, message: str, *, code: str = "invalid", status_code: int = 400, **detail: Any
-    ) -> None:
-        super().__init__(message, code)
-        self.status_code = status_code
-        self.error_code = code
-        self.extra = detail
+#: A business rule refused the request (HTTP 400 unless ``status_code`` says otherwise).
+DomainError = Invalid
 
 
 def _first_message(detail: Any) -> str:
@@ -63,6 +47,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             {"code": exc.code, "message": exc.message, "detail": {**exc.as_dict(), **exc.data}},
             status=status.HTTP_400_BAD_REQUEST,
         )
+    if isinstance(exc, AppError):
+        set_rollback()
+        return Response(exc.as_dict(), status=exc.status)
     if isinstance(exc, (OperationalError, InterfaceError)):
         # The database is unreachable (restarting, failing over): ask the client to retry.
         return Response(
@@ -87,9 +74,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
-    if isinstance(exc, (Conflict, DomainError)):
-        response.data = {"code": exc.error_code, "message": str(exc.detail), "detail": exc.extra}
-    elif isinstance(exc, exceptions.ValidationError):
+    if isinstance(exc, exceptions.ValidationError):
         response.data = {
             "code": "invalid",
             "message": _first_message(exc.detail),

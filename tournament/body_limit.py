@@ -39,14 +39,11 @@ class BodyLimitMiddleware:
             api = request.path.startswith("/api/")
             if not api or settings.SESSION_COOKIE_NAME in request.COOKIES:
                 error = file_too_large(length)
-                body = {
-                    "code": error.error_code,
-                    "message": str(error.detail),
-                    "detail": error.extra,
-                }
                 if api:
-                    return JsonResponse(body, status=413)
+                    return JsonResponse(error.as_dict(), status=error.status)
                 return HttpResponse(
-                    f"{error.detail}\n", status=413, content_type="text/plain; charset=utf-8"
+                    f"{error.message}\n",
+                    status=error.status,
+                    content_type="text/plain; charset=utf-8",
                 )
         return self.get_response(request)

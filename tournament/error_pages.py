@@ -10,11 +10,14 @@ site that says what happened and what to do: the message a view raised
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 from django.urls import reverse
+
+from matches.errors import AppError
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +39,11 @@ PAGES: dict[int, tuple[str, str, str]] = {
         "There is no such page",
         "The address may be mistyped, or the page was removed. "
         "Start again from the list of tournaments.",
+    ),
+    409: (
+        "conflict",
+        "This changed while you were looking at it",
+        "Reload the page to see where things stand, then try again.",
     ),
     500: (
         "server-error",
@@ -131,3 +139,26 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
         "This form has expired: go back, reload the page and send it again "
         "(cookies must be allowed for this site).",
     )
+
+
+class AppErrorMiddleware:
+    """A refusal (``AppError``) no view caught is answered with its status, never a 500:
+    ``{"code", "message", "detail"}`` under /api/, a short page with the message elsewhere.
+
+    The DRF views have their own handler (``tournament.api_errors``) and the console and
+    player pages show refusals next to the form; this is the edge for every other view.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, AppError):
+            return None
+        if _is_api(request):
+            return JsonResponse(exception.as_dict(), status=exception.status)
+        status = exception.status if exception.status in PAGES else 400
+        return _page(request, status, exception.message)

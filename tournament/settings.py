@@ -56,6 +56,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "tournament.error_pages.AppErrorMiddleware",  # a refusal no view caught: 4xx, not 500
 ]
 
 ROOT_URLCONF = "tournament.urls"

@@ -52,19 +52,6 @@ class GameSerializer(serializers.Serializer):
         "Leave it out when the doubles are not itemised.",
     )
 
-    def to_game(self, data: dict[str, Any], *, game_number: int | None = None) -> GameInput:
-        doubles = data.get("doubles")
-        return GameInput(
-            winner=data["winner"],
-            cube=data["cube"],
-            result=data["result"],
-            ended_by=data["ended_by"],
-            doubles=None
-            if doubles is None
-            else tuple(DoubleInput(d["by"], d["turn"], d["response"]) for d in doubles),
-            game_number=game_number,
-        )
-
 
 class GameReportSerializer(KeyMixin, GameSerializer):
     """``POST /api/matches/{id}/games/``: the next game."""
@@ -76,13 +63,37 @@ class GameReportSerializer(KeyMixin, GameSerializer):
         help_text="When given, must be the next game's number: a repeated report gets 409.",
     )
 
-    def game(self) -> GameInput:
-        return self.to_game(self.validated_data, game_number=self.validated_data.get("game_number"))
+
+def game_input(data: dict[str, Any], *, game_number: int | None = None) -> GameInput:
+    """A validated game (``GameSerializer``) as the services take it."""
+    doubles = data.get("doubles")
+    return GameInput(
+        winner=data["winner"],
+        cube=data["cube"],
+        result=data["result"],
+        ended_by=data["ended_by"],
+        doubles=None
+        if doubles is None
+        else tuple(DoubleInput(d["by"], d["turn"], d["response"]) for d in doubles),
+        game_number=game_number,
+    )
 
 
-def _games(data: list[dict[str, Any]]) -> list[GameInput]:
-    parser = GameSerializer()
-    return [parser.to_game(g) for g in data]
+def reported_game(data: dict[str, Any]) -> GameInput:
+    """The game of a validated ``GameReportSerializer`` body."""
+    return game_input(data, game_number=data.get("game_number"))
+
+
+def games_input(data: dict[str, Any]) -> list[GameInput] | None:
+    """The games of a validated body, if it has any."""
+    games = data.get("games")
+    return None if games is None else [game_input(g) for g in games]
+
+
+def score_input(data: dict[str, Any]) -> tuple[int, int] | None:
+    """The final score of a validated body, if it has one."""
+    score = data.get("score")
+    return None if score is None else (score[0], score[1])
 
 
 class MatchReportSerializer(KeyMixin):
@@ -96,13 +107,6 @@ class MatchReportSerializer(KeyMixin):
         required=False,
         help_text="The final score [player1, player2]; checked against the games.",
     )
-
-    def games_input(self) -> list[GameInput]:
-        return _games(self.validated_data["games"])
-
-    def score_input(self) -> tuple[int, int] | None:
-        score = self.validated_data.get("score")
-        return None if score is None else (score[0], score[1])
 
 
 class RecordUploadSerializer(KeyMixin):
@@ -130,22 +134,52 @@ class ConfirmSerializer(KeyMixin):
     pass
 
 
+def final_score_field(**kwargs: Any) -> serializers.ListField:
+    """A final score ``[player1, player2]``."""
+    return serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=32767),
+        min_length=2,
+        max_length=2,
+        **kwargs,
+    )
+
+
+def confirm_field() -> serializers.BooleanField:
+    """The director's confirmation of an unlikely final score."""
+    return serializers.BooleanField(
+        default=False,
+        help_text="Confirm an unlikely final score (answered 400 `unlikely-score` until then).",
+    )
+
+
 class ResolveSerializer(serializers.Serializer):
     """``POST /api/matches/{id}/resolve/``: a director's final decision.
 
-    Without ``games`` or ``submission`` the recorded games stand (the match is complete
-    if they decide it); with either, the recorded games are voided and replaced.
+    Without ``games``, ``submission`` or ``score`` the recorded games stand (the match is
+    complete if they decide it); with ``games`` or ``submission``, the recorded games
+    are voided and replaced. ``score`` alone enters the final score of a match without
+    games, or corrects a complete match's score: the match is decided ``score`` ("score
+    only"), the player who reached the length wins.
     """
 
     games = GameSerializer(many=True, required=False, max_length=500)  # type: ignore[call-arg]  # ListSerializer takes it; the stubs lack it
     submission = serializers.IntegerField(
         required=False, min_value=1, help_text="Adopt the games of this submission version."
     )
+    score = final_score_field(
+        required=False,
+        help_text="The final score alone [player1, player2]: a score-only result, entered "
+        "or corrected (not with games or submission).",
+    )
+    confirm = confirm_field()
     note = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
 
-    def games_input(self) -> list[GameInput] | None:
-        games = self.validated_data.get("games")
-        return None if games is None else _games(games)
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "score" in attrs and ("games" in attrs or "submission" in attrs):
+            raise serializers.ValidationError(
+                {"score": ["Give the final score alone, or the games: not both."]}
+            )
+        return attrs
 
 
 class SubmissionSerializer(serializers.ModelSerializer):

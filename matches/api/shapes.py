@@ -1,17 +1,20 @@
-"""The match as ``GET /api/matches/{id}/`` shows it, built as a plain dict for the report endpoints.
+"""The match as the API shows it: one definition, used by the tournament API and the
+reporting endpoints alike.
 
-``tournament.api.serializers.MatchDetailSerializer`` defines that shape (and documents it in
-the schema); walking its fields costs more than a game report's database work, so the
-reporting endpoints answer with :func:`match_detail_data`, which builds the same keys, in
-the same order, with the same values. ``tests/matches/test_report_hot_path.py`` compares
-the two on matches in every state.
+The builders (:func:`match_data`, :func:`match_detail_data`, :func:`game_data`) make
+the values; the serializers declare the same keys, in the same order, for the
+OpenAPI schema, and answer with the builders (walking DRF fields per match costs
+more than a game report's database work). ``tests/matches/test_report_hot_path.py``
+checks that the declared fields and the built keys agree.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
+from rest_framework import serializers
 from rest_framework.fields import DateTimeField
 
 from matches.models import Game, Match
@@ -30,7 +33,7 @@ def _player(entry: Entry | None) -> int | None:
 
 
 def game_data(game: Game, player1: int | None, player2: int | None) -> dict[str, Any]:
-    """One game as ``GameOutSerializer`` shows it."""
+    """One game, its winner named by player id."""
     return {
         "number": game.number,
         "winner": player1 if game.winner_side == 1 else player2,
@@ -45,16 +48,16 @@ def game_data(game: Game, player1: int | None, player2: int | None) -> dict[str,
     }
 
 
-def match_detail_data(match: Match) -> dict[str, Any]:
-    """``MatchDetailSerializer(match).data``: the match, its round and players, its live games.
+def match_data(match: Match, games: Iterable[Game] | None = None) -> dict[str, Any]:
+    """A match as lists show it: ``score`` is the current score including any start.
 
-    The match needs its event, round, entries and players loaded, and its games prefetched
-    (``matches.selectors.match_detail``, or handed over by the report's service).
+    The Crawford game's number is derived from ``games`` when given, else from the
+    ``live_games`` annotations of a list query, else from the match's games.
     """
     entry1, entry2 = match.entry1, match.entry2
-    player1, player2 = _player(entry1), _player(entry2)
-    games = sorted((g for g in match.games.all() if not g.voided), key=lambda g: g.number)
     round_ = match.round
+    if games is None and not hasattr(match, "live_games"):
+        games = match.games.all()
     return {
         "id": match.pk,
         "event": match.event_id,
@@ -63,8 +66,8 @@ def match_detail_data(match: Match) -> dict[str, Any]:
         "round_name": str(round_),
         "bracket": str(round_.bracket),
         "slot": match.slot,
-        "player1": player1,
-        "player2": player2,
+        "player1": _player(entry1),
+        "player2": _player(entry2),
         "player1_name": entry1.player.name if entry1 is not None else None,
         "player2_name": entry2.player.name if entry2 is not None else None,
         "length": match.length,
@@ -79,8 +82,125 @@ def match_detail_data(match: Match) -> dict[str, Any]:
         "crawford_game_number": match_crawford_game_number(match=match, games=games),
         "flagged": match.flagged,
         "table": match.table,
+    }
+
+
+def match_detail_data(match: Match) -> dict[str, Any]:
+    """One match with its round, players and live games (voided games are left out).
+
+    The match needs its event, round, entries and players loaded, and its games prefetched
+    (``matches.selectors.match_detail``, or handed over by the report's service).
+    """
+    games = sorted((g for g in match.games.all() if not g.voided), key=lambda g: g.number)
+    player1, player2 = _player(match.entry1), _player(match.entry2)
+    return {
+        **match_data(match, games),
         "event_name": match.event.name,
         "games": [game_data(g, player1, player2) for g in games],
         "started_at": _when(match.started_at),
         "decided_at": _when(match.decided_at),
     }
+
+
+# ---- the same shapes, declared for the schema ------------------------------------------
+
+
+def _pair() -> serializers.ListField:
+    """Two integers: a score, player1's then player2's."""
+    return serializers.ListField(
+        child=serializers.IntegerField(), min_length=2, max_length=2, read_only=True
+    )
+
+
+class GameOutSerializer(serializers.ModelSerializer):
+    """One game of a match (``game_data``)."""
+
+    winner = serializers.IntegerField(read_only=True, allow_null=True)
+    score_before = _pair()
+
+    class Meta:
+        model = Game
+        fields = [
+            "number",
+            "winner",
+            "winner_side",
+            "cube",
+            "result",
+            "ended_by",
+            "points",
+            "score_before",
+            "crawford",
+            "doubles",
+        ]
+        read_only_fields = fields
+
+    def to_representation(self, instance: Game) -> dict[str, Any]:
+        match = instance.match
+        return game_data(instance, _player(match.entry1), _player(match.entry2))
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    """A match as lists show it: ``score`` is the current score including any start."""
+
+    round = serializers.IntegerField(read_only=True)
+    round_id = serializers.IntegerField(read_only=True)
+    round_name = serializers.CharField(read_only=True)
+    bracket = serializers.CharField(read_only=True)
+    player1 = serializers.IntegerField(read_only=True, allow_null=True)
+    player2 = serializers.IntegerField(read_only=True, allow_null=True)
+    player1_name = serializers.CharField(read_only=True, allow_null=True)
+    player2_name = serializers.CharField(read_only=True, allow_null=True)
+    score = _pair()
+    start_score = _pair()
+    winner = serializers.IntegerField(read_only=True, allow_null=True)
+    crawford_game_number = serializers.IntegerField(read_only=True, allow_null=True)
+    # Blank until the match is decided (a read-only model field would lose allow_blank).
+    decision = serializers.ChoiceField(
+        choices=Match.Decision.choices, allow_blank=True, read_only=True
+    )
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "event",
+            "round",
+            "round_id",
+            "round_name",
+            "bracket",
+            "slot",
+            "player1",
+            "player2",
+            "player1_name",
+            "player2_name",
+            "length",
+            "score",
+            "start_score",
+            "status",
+            "decision",
+            "is_bye",
+            "winner",
+            "crawford",
+            "holland",
+            "crawford_game_number",
+            "flagged",
+            "table",
+        ]
+        read_only_fields = fields
+
+    def to_representation(self, instance: Match) -> dict[str, Any]:
+        return match_data(instance)
+
+
+class MatchDetailSerializer(MatchSerializer):
+    """One match with its games (voided games are left out)."""
+
+    games = GameOutSerializer(many=True, read_only=True)
+    event_name = serializers.CharField(read_only=True)
+
+    class Meta(MatchSerializer.Meta):
+        fields = [*MatchSerializer.Meta.fields, "event_name", "games", "started_at", "decided_at"]
+        read_only_fields = fields
+
+    def to_representation(self, instance: Match) -> dict[str, Any]:
+        return match_detail_data(instance)

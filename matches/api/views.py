@@ -21,19 +21,20 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from matches.api import serializers as io
-from matches.api.shapes import match_detail_data
+from matches.api.shapes import MatchDetailSerializer, match_detail_data
+from matches.errors import AppError, invalid_input
 from matches.models import Match
 from matches.selectors import match_detail, match_submissions
 from matches.services.access import Actor, director_role
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
+from matches.services.decisions import match_final_score
 from matches.services.ledger import RequestMeta, submission_reject
 from matches.services.records import file_too_large, max_file_bytes, record_upload
 from matches.services.reporting import game_report, match_report
-from tournament.api.serializers import MatchDetailSerializer
-from tournament.api_errors import DomainError
 
 #: Room for the multipart envelope and the other fields around an uploaded file.
 MULTIPART_OVERHEAD = 64 * 1024
@@ -108,36 +109,31 @@ class ReportView(APIView):
     kind = ""
     serializer_class: type[serializers.Serializer] = serializers.Serializer
 
-    def parse(self, request: Request, pk: int, actor: Actor) -> serializers.Serializer:
-        """Validate the body; an invalid report is stored as rejected, then answered 400.
+    def parse(self, request: Request, pk: int, actor: Actor) -> dict[str, Any]:
+        """The validated body; an invalid report is stored as rejected, then answered 400.
 
-        A valid body is validated by the class's shared validator (no fields to build) and
-        handed over as ``is_valid()`` would; an invalid one goes through ``is_valid()``.
+        The class's shared validator checks it (no fields to build); its errors are those
+        ``is_valid()`` would give.
         """
         body = _body(request)
-        serializer = self.serializer_class(data=body)
         try:
-            validated = validator(self.serializer_class).run_validation(body)
-        except exceptions.ValidationError:
-            pass
-        else:
-            # what is_valid() keeps, in DRF's private attributes (not in the stubs)
-            serializer._validated_data = validated  # type: ignore[attr-defined]
-            serializer._errors = {}  # type: ignore[attr-defined]
-            return serializer
-        if not serializer.is_valid():
-            error = exceptions.ValidationError(serializer.errors)
-            submission_reject(
-                match_id=pk,
-                kind=self.kind,
-                actor=actor,
-                meta=request_meta(request),
-                payload=dict(_body(request)),
-                error=error,
-                **self.reject_options(),
-            )
-            raise error
-        return serializer
+            return validator(self.serializer_class).run_validation(body)
+        except exceptions.ValidationError as exc:
+            detail = exc.detail
+        errors = (
+            detail if isinstance(detail, Mapping) else {api_settings.NON_FIELD_ERRORS_KEY: detail}
+        )
+        error = invalid_input(dict(errors))
+        submission_reject(
+            match_id=pk,
+            kind=self.kind,
+            actor=actor,
+            meta=request_meta(request),
+            payload=dict(body),
+            error=error,
+            **self.reject_options(),
+        )
+        raise error
 
     def reject_options(self) -> dict[str, Any]:
         return {}
@@ -157,7 +153,9 @@ class GameReportView(ReportView):
     def post(self, request: Request, pk: int) -> Response:
         actor = request_actor(request)
         data = self.parse(request, pk, actor)
-        match = game_report(match_id=pk, actor=actor, game=data.game(), meta=request_meta(request))  # type: ignore[attr-defined]
+        match = game_report(
+            match_id=pk, actor=actor, game=io.reported_game(data), meta=request_meta(request)
+        )
         return match_response(match, status.HTTP_201_CREATED)
 
 
@@ -178,8 +176,8 @@ class MatchReportView(ReportView):
         match = match_report(
             match_id=pk,
             actor=actor,
-            games=data.games_input(),  # type: ignore[attr-defined]
-            score=data.score_input(),  # type: ignore[attr-defined]
+            games=io.games_input(data) or [],
+            score=io.score_input(data),
             meta=request_meta(request),
         )
         return match_response(match, status.HTTP_201_CREATED)
@@ -211,7 +209,7 @@ class RecordUploadView(ReportView):
             self.refuse_unread(request, pk, file_too_large(length))
         actor = request_actor(request)
         data = self.parse(request, pk, actor)
-        upload = data.validated_data["file"]
+        upload = data["file"]
         if upload.size is not None and upload.size > limit:
             error = file_too_large(upload.size)
             submission_reject(
@@ -229,13 +227,13 @@ class RecordUploadView(ReportView):
             actor=actor,
             file_name=upload.name or "",
             data=upload.read(limit + 1),
-            first_is=data.validated_data.get("first_is"),
-            swap=data.validated_data.get("swap"),
+            first_is=data.get("first_is"),
+            swap=data.get("swap"),
             meta=request_meta(request),
         )
         return match_response(match, status.HTTP_201_CREATED)
 
-    def refuse_unread(self, request: Request, pk: int, error: DomainError) -> None:
+    def refuse_unread(self, request: Request, pk: int, error: AppError) -> None:
         """Refuse an upload over the limit without reading its body (stored if the
         reporter is known from the headers alone)."""
         actor = request_actor(request, read_body=False)
@@ -286,7 +284,7 @@ class DisputeView(ReportView):
         match = match_dispute(
             match_id=pk,
             actor=actor,
-            reason=data.validated_data["reason"],
+            reason=data["reason"],
             meta=request_meta(request),
         )
         return match_response(match)
@@ -303,18 +301,31 @@ class ResolveView(ReportView):
         operation_id="matches_resolve",
         request=io.ResolveSerializer,
         responses={200: MatchDetailSerializer, **ERRORS},
-        summary="A director's final decision: uphold the games, or replace them",
+        summary="A director's final decision: uphold the games, replace them, or enter or "
+        "correct the final score alone",
     )
     def post(self, request: Request, pk: int) -> Response:
         actor = request_actor(request, read_body=False)
         data = self.parse(request, pk, actor)
+        score = io.score_input(data)
+        if score is not None:
+            match = match_final_score(
+                match_id=pk,
+                actor=actor,
+                meta=request_meta(request),
+                score=score,
+                confirm=data["confirm"],
+                reason=data["note"],
+                role_of=director_role,
+            )
+            return match_response(match)
         match = match_resolve(
             match_id=pk,
             actor=actor,
             meta=request_meta(request),
-            note=data.validated_data["note"],
-            games=data.games_input(),  # type: ignore[attr-defined]
-            from_version=data.validated_data.get("submission"),
+            note=data["note"],
+            games=io.games_input(data),
+            from_version=data.get("submission"),
         )
         return match_response(match)
 

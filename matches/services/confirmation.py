@@ -13,6 +13,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from matches.errors import Conflict, Forbidden, Invalid
 from matches.models import Match, Submission
 from matches.rules.match import MatchState
 from matches.selectors import match_state
@@ -26,7 +27,6 @@ from matches.services.reporting import (
     match_progress,
     side_game,
 )
-from tournament.api_errors import Conflict, DomainError
 
 
 def _confirm_decide(match: Match, role: Role) -> Outcome:
@@ -35,10 +35,9 @@ def _confirm_decide(match: Match, role: Role) -> Outcome:
     if match.status != Match.Status.REPORTED:
         raise Conflict("There is no reported result to confirm.", code="nothing-to-confirm")
     if role.player and role.entry_id == match.reported_by_id:
-        raise DomainError(
+        raise Forbidden(
             "You reported this result: your opponent (or a director) confirms it.",
             code="own-report",
-            status_code=403,
         )
     match.status = Match.Status.COMPLETE
     match.confirmed_at = timezone.now()
@@ -62,11 +61,11 @@ def match_dispute(*, match_id: int, actor: Actor, reason: str, meta: RequestMeta
 
     def decide(match: Match, role: Role) -> Outcome:
         if not role.player:
-            raise DomainError(
+            raise Invalid(
                 "Directors settle disputes: resolve the match instead.", code="director-resolves"
             )
         if not reason.strip():
-            raise DomainError("Say what is wrong.", code="invalid", field="reason")
+            raise Invalid("Say what is wrong.", code="invalid", field="reason")
         if match.status == Match.Status.DISPUTED:
             return Outcome()
         if match.status == Match.Status.COMPLETE:
@@ -91,12 +90,12 @@ def match_dispute(*, match_id: int, actor: Actor, reason: str, meta: RequestMeta
 def _adopted_games(match: Match, version: int) -> list[GameInput]:
     submission = Submission.objects.filter(match_id=match.pk, version=version).first()
     if submission is None:
-        raise DomainError(
+        raise Invalid(
             f"This match has no submission version {version}.", code="invalid", field="submission"
         )
     games = submission.payload.get("games") if isinstance(submission.payload, dict) else None
     if not games:
-        raise DomainError(
+        raise Invalid(
             f"Submission {version} is not a whole-match report: it has no games to adopt.",
             code="invalid",
             field="submission",
@@ -133,7 +132,7 @@ def match_resolve(
         ):
             raise Conflict("This match is not ready to be played yet.", code="match-not-ready")
         if games is not None and from_version is not None:
-            raise DomainError(
+            raise Invalid(
                 "Give the games or a submission to adopt, not both.", code="invalid", field="games"
             )
         chosen = list(games) if games is not None else None
@@ -156,7 +155,7 @@ def match_resolve(
             outcome.games = rows
             outcome.void = True
         if was_complete and not state.is_over:
-            raise DomainError(
+            raise Invalid(
                 f"The games end at {state.score[0]}-{state.score[1]}: a complete match can "
                 f"only be corrected to games that decide the {match.length}-point match.",
                 code="match-not-finished",

@@ -17,17 +17,13 @@ from typing import Any
 from django.db import IntegrityError, connections, router, transaction
 from django.db.models import QuerySet
 from django.http import Http404
-from rest_framework.exceptions import ValidationError
 
+from matches.errors import REFUSALS, AppError, Conflict
 from matches.models import Game, Match, Submission
 from matches.rules.errors import RulesError
 from matches.services.access import Actor, Role, match_role
 from matches.signals import announce_match_changed, announce_match_completed
 from matches.statements import MARKER, CompiledSelect, insert_row, update_row
-from tournament.api_errors import Conflict, DomainError
-
-#: Refusals that are stored as rejected submissions (anything else is a bug: it propagates).
-REFUSALS = (RulesError, DomainError, Conflict)
 
 #: Match fields a report may change.
 MATCH_FIELDS = (
@@ -73,6 +69,11 @@ class Outcome:
     #: Every game row of the match after the report (voided ones too), when the decision
     #: knows them: handed over with the match so that showing it needs no further query.
     games_after: list[Game] | None = None
+    #: Match fields the report changes besides ``MATCH_FIELDS`` (e.g. the starting score).
+    fields: tuple[str, ...] = ()
+    #: Run with the match once the accepted changes are written (same transaction): what
+    #: the caller must change in turn (a correction's bracket moves).
+    after: Callable[[Match], None] | None = None
 
 
 Decide = Callable[[Match, Role], Outcome]
@@ -86,30 +87,13 @@ def error_fields(exc: Exception) -> dict[str, Any]:
             "error_message": storable(exc.message),
             "error_detail": _jsonable({**exc.as_dict(), **exc.data}),
         }
-    if isinstance(exc, (DomainError, Conflict)):
+    if isinstance(exc, AppError):
         return {
-            "error_code": exc.error_code,
-            "error_message": storable(str(exc.detail)),
-            "error_detail": _jsonable(exc.extra),
-        }
-    if isinstance(exc, ValidationError):
-        return {
-            "error_code": "invalid",
-            "error_message": storable(first_message(exc.detail)),
+            "error_code": exc.code,
+            "error_message": storable(exc.message),
             "error_detail": _jsonable(exc.detail),
         }
     return {"error_code": "invalid", "error_message": storable(str(exc)), "error_detail": {}}
-
-
-def first_message(detail: Any) -> str:
-    """The first field error of a serializer's errors, as ``field: message``."""
-    if isinstance(detail, dict) and detail:
-        key, value = next(iter(detail.items()))
-        inner = first_message(value)
-        return inner if key == "non_field_errors" else f"{key}: {inner}"
-    if isinstance(detail, list) and detail:
-        return first_message(detail[0])
-    return str(detail)
 
 
 def storable(text: str) -> str:
@@ -217,19 +201,32 @@ def submission_run(
     role_of: Callable[..., Role] = match_role,
     file_name: str = "",
     file_text: str = "",
+    prelock: Callable[[], None] | None = None,
+    undoable: bool = False,
 ) -> Match:
     """Lock the match, decide, store the submission and apply the outcome; raise a refusal.
 
     Who may act is checked first: a request by somebody who may not act on the
-    match is answered 401/403 and is not a report about it.
+    match is answered 401/403 and is not a report about it. ``prelock`` runs first in
+    the transaction (a caller that must lock more rows, in its order). ``undoable``
+    decisions write rows of their own before they may still refuse: they run in a
+    savepoint, so that a refusal leaves nothing of them behind.
     """
     try:
         with transaction.atomic():
+            if prelock is not None:
+                prelock()
             match = match_lock(match_id=match_id)
             role = role_of(match=match, actor=actor)
             try:
-                outcome = decide(match, role)
-            except REFUSALS as exc:
+                if undoable:
+                    with transaction.atomic():
+                        outcome = decide(match, role)
+                else:
+                    outcome = decide(match, role)
+            except REFUSALS as exc:  # stored as rejected; anything else is a bug: it propagates
+                if undoable:
+                    match = match_lock(match_id=match_id)  # as it is again in the database
                 outcome = Outcome(error=exc)
             submission = _submission(
                 match=match,
@@ -274,8 +271,10 @@ def _apply(match: Match, outcome: Outcome, submission: Submission) -> None:
         else:
             Game.objects.bulk_create(outcome.games)
     if outcome.match_changed:
-        update_row(match, MATCH_FIELDS)
+        update_row(match, MATCH_FIELDS + outcome.fields)
         announce_match_changed(match.pk, match.event_id, tournament_id=match.event.tournament_id)
+    if outcome.after is not None and outcome.error is None:
+        outcome.after(match)
     if outcome.completed:
         announce_match_completed(match.pk, match.event_id)
     if outcome.games_after is not None and outcome.error is None:

@@ -17,6 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.shortcuts import get_object_or_404
 
+from matches.errors import AppError, Conflict, Invalid
 from matches.game_moves import encode_moves
 from matches.models import Match
 from matches.rules.check import read_match
@@ -28,7 +29,6 @@ from matches.selectors import match_rules
 from matches.services.access import Actor, match_role
 from matches.services.ledger import RequestMeta, submission_reject, submission_run
 from matches.services.reporting import SideGame, whole_match_decide
-from tournament.api_errors import Conflict, DomainError
 
 #: The largest match file accepted, in bytes (a long 25-point match is about 60 kB).
 DEFAULT_MAX_BYTES = 1_048_576
@@ -39,13 +39,13 @@ def max_file_bytes() -> int:
     return int(getattr(settings, "MATCH_FILE_MAX_BYTES", DEFAULT_MAX_BYTES))
 
 
-def file_too_large(size: int) -> DomainError:
+def file_too_large(size: int) -> Invalid:
     """The refusal for an upload over the limit (HTTP 413)."""
     limit = max_file_bytes()
-    return DomainError(
+    return Invalid(
         f"The file is {size} bytes; match files may be at most {limit} bytes.",
         code="file-too-large",
-        status_code=413,
+        status=413,
         limit=limit,
     )
 
@@ -79,7 +79,7 @@ def _swapped(match: Match, record: MatchRecord, first_is: int | None, swap: bool
         for side, player in enumerate(players):
             if player.pk == first_is:
                 return side == 1
-        raise DomainError(
+        raise Invalid(
             f"Player {first_is} does not play in this match.", code="not-in-match", field="first_is"
         )
     if swap is not None:
@@ -90,7 +90,7 @@ def _swapped(match: Match, record: MatchRecord, first_is: int | None, swap: bool
         return False
     if file_names == match_names[::-1]:
         return True
-    raise DomainError(
+    raise Invalid(
         f"The file's players ({record.players[0]} and {record.players[1]}) are not this "
         f"match's players ({players[0].name} and {players[1].name}): say which match player "
         f"is {record.players[0]} (first_is), or swap.",
@@ -128,7 +128,7 @@ def record_read(
     """Read and replay a match file for ``match``; raise the engine's first error."""
     record = read_match(data)
     if record.length != match.length:
-        raise DomainError(
+        raise Invalid(
             f"The file is a {record.length}-point match; this match is {match.length} points.",
             code="length-mismatch",
             file_length=record.length,
@@ -223,7 +223,7 @@ def record_upload(
         if None in (match.entry1, match.entry2) or match.is_bye:
             raise Conflict("This match is not ready to be played yet.", code="match-not-ready")
         read = record_read(match=match, data=data, first_is=first_is, swap=swap)
-    except (RulesError, DomainError, Conflict) as exc:
+    except (RulesError, AppError) as exc:
         submission_reject(payload=_payload(match, None, first_is, swap), error=exc, **common)
         raise
     expected = (match.entry1_id, match.entry2_id, match.start_score1, match.start_score2)

@@ -14,13 +14,13 @@ from typing import Any
 
 from django.utils import timezone
 
+from matches.errors import Conflict, Invalid
 from matches.models import Game, Match
 from matches.rules.errors import ScoreMismatch
 from matches.rules.match import DoubleReport, GameReport, MatchState, check_game_report
 from matches.selectors import match_every_game, match_rules, match_state
 from matches.services.access import Actor, Role
 from matches.services.ledger import Outcome, RequestMeta, submission_run
-from tournament.api_errors import Conflict, DomainError
 
 #: Scores are stored in small integers.
 MAX_SCORE = 32767
@@ -106,7 +106,7 @@ def _side(match: Match, player_id: int, field: str) -> int:
     for side, entry in enumerate((match.entry1, match.entry2)):
         if entry is not None and entry.player_id == player_id:
             return side
-    raise DomainError(
+    raise Invalid(
         f"Player {player_id} does not play in this match.", code="not-in-match", field=field
     )
 
@@ -167,7 +167,7 @@ def games_build(
         before = state.score
         state = state.after_game(checked.winner, checked.points)
         if max(state.score) > MAX_SCORE:
-            raise DomainError("That score is too large to record.", code="score-too-large")
+            raise Invalid("That score is too large to record.", code="score-too-large")
         rows.append(
             Game(
                 number=len(state.scores) - 1,
@@ -251,7 +251,7 @@ def _game_decide(game: GameInput) -> Any:
         reported = side_game(match, game)
         number = game.game_number
         if number is not None and number < 1:
-            raise DomainError("Games are numbered from 1.", code="invalid", field="game_number")
+            raise Invalid("Games are numbered from 1.", code="invalid", field="game_number")
         if number is not None and number < state.game_number:
             existing = next(g for g in stored if g.number == number)
             if _game_key(existing) == reported.key():
@@ -307,9 +307,7 @@ def whole_match_decide(games: Sequence[SideGame] | Any, score: tuple[int, int] |
         _check_open(match, role)
         reported = list(games(match) if callable(games) else games)
         if not reported:
-            raise DomainError(
-                "A whole-match report needs its games.", code="invalid", field="games"
-            )
+            raise Invalid("A whole-match report needs its games.", code="invalid", field="games")
         every = match_every_game(match=match, moves=True)
         stored = [g for g in every if not g.voided]
         start = MatchState.start(match.length, (match.start_score1, match.start_score2))
@@ -321,7 +319,7 @@ def whole_match_decide(games: Sequence[SideGame] | Any, score: tuple[int, int] |
                 score=list(after.score),
             )
         if not after.is_over:
-            raise DomainError(
+            raise Invalid(
                 f"The games end at {after.score[0]}-{after.score[1]}: "
                 f"the {match.length}-point match is not finished.",
                 code="match-not-finished",

@@ -85,7 +85,9 @@ def test_a_final_score_that_is_not_a_finished_match_is_refused(client, drawn, sc
     assert message in response.content.decode()
     match.refresh_from_db()
     assert match.status == "ready"
-    assert not match.submissions.exists()
+    # The refused entry is kept, as a rejected submission of the director's.
+    refused = match.submissions.get()
+    assert (refused.status, refused.as_director) == ("rejected", True)
 
 
 def _games(rows: list[tuple[str, str, str, str]], total: int = 9) -> dict[str, str]:
@@ -232,7 +234,12 @@ def test_correction_reseats_the_next_round_or_asks_for_a_cascade(
     semi.refresh_from_db()
     assert semi.entry1_id == first.entry1_id
     assert semi.status != "complete"
-    assert Submission.objects.filter(match=first, kind="resolve").count() == 2
+    corrections = Submission.objects.filter(match=first, kind="resolve")
+    assert list(corrections.values_list("status", "error_code")) == [
+        ("accepted", ""),
+        ("rejected", "next-match-started"),
+        ("accepted", ""),
+    ]
 
 
 def test_match_grid_queries_do_not_grow_with_the_field(client):

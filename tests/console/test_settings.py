@@ -381,7 +381,7 @@ def test_a_feeding_main_keeps_its_format_and_a_consolation_may_change_its_feed(
     )
     err = _refusal(event=event, format=Event.Format.SWISS)
     assert err.extra["field"] == "format"
-    assert "feed Consolation" in str(err.detail)
+    assert "feed Consolation" in err.message
     changed = event_update(event=consolation, feed_rounds=[1, 2])
     assert changed.feed_rounds == [1, 2]
     # Unchanged values are never refused, even locked ones.

@@ -6,16 +6,16 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from matches.errors import AppError
 from matches.models import Game
 from matches.rules.errors import RulesError
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
 from matches.services.reporting import GameInput, game_report
 from tests.matches.conftest import META, make_table
-from tournament.api_errors import Conflict, DomainError
 
 pytestmark = pytest.mark.django_db
 
-REFUSED = (RulesError, DomainError, Conflict)
+REFUSED = (RulesError, AppError)
 
 actions = st.lists(
     st.tuples(

@@ -16,7 +16,13 @@ from rest_framework.serializers import Serializer
 from rest_framework.test import APIClient
 
 from matches.api import serializers as io
-from matches.api.shapes import match_detail_data
+from matches.api.shapes import (
+    GameOutSerializer,
+    MatchDetailSerializer,
+    MatchSerializer,
+    match_data,
+    match_detail_data,
+)
 from matches.api.views import validator
 from matches.models import Game, Match, Submission
 from matches.selectors import match_detail
@@ -26,7 +32,6 @@ from matches.services.reporting import DoubleInput, GameInput, game_report
 from tests.factories import EventFactory, MatchFactory, RoundFactory
 from tests.matches.conftest import META, Table, make_table
 from tournament import page_cache
-from tournament.api.serializers import MatchDetailSerializer
 from tournament.models import Round
 
 pytestmark = pytest.mark.django_db
@@ -161,6 +166,13 @@ def test_the_built_answer_is_the_serializers_key_for_key_in_every_state(table: T
         assert list(built) == list(serialized), state
         assert [list(g) for g in built["games"]] == [list(g) for g in serialized["games"]]  # type: ignore[union-attr]
         assert JSONRenderer().render(built) == JSONRenderer().render(serialized), state
+        # The schema's declared fields are the keys the builders make, in their order.
+        assert list(MatchDetailSerializer().fields) == list(built), state
+        for game in built["games"]:  # type: ignore[union-attr]
+            assert list(GameOutSerializer().fields) == list(game)
+        listed = match_data(match_detail(match_id=match_id))
+        assert list(MatchSerializer().fields) == list(listed)
+        assert listed == {k: v for k, v in built.items() if k in listed}
 
 
 def test_the_answer_to_a_report_is_the_match_as_get_shows_it(table: Table) -> None:

@@ -8,6 +8,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from rest_framework.exceptions import NotAuthenticated
 
+from matches.errors import Forbidden
 from matches.models import Game, Match, Submission
 from matches.rules.errors import RulesError
 from matches.services.access import Actor
@@ -110,7 +111,7 @@ def test_a_players_report_that_decides_the_match_waits_for_the_opponent(
     assert match.reported_by_id == match.entry1_id
     assert announced["completed"] == []
     assert announced["changed"] == [match.pk]
-    own = refused(DomainError, match_confirm, match_id=match.pk, actor=table.link1, meta=META)
+    own = refused(Forbidden, match_confirm, match_id=match.pk, actor=table.link1, meta=META)
     assert (own.error_code, own.status_code) == ("own-report", 403)
     with django_capture_on_commit_callbacks(execute=True):
         match = match_confirm(match_id=match.pk, actor=table.link2, meta=META)

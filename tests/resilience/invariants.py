@@ -4,7 +4,7 @@ Written once, checked after every race, fault and load run (``assert_invariants`
 
 - score: a match's score is its start score plus the points of its accepted
   (non-voided) games, and every game's ``score_before`` is the score after the
-  games before it;
+  games before it; a score-only result (decision ``score``) has no accepted games;
 - games: no game number twice among a match's accepted games, numbered 1..n;
 - slots: each bracket slot (round, slot) is one match; an entry plays at most one
   match per round, and never against itself; a decided match's winner is one of
@@ -42,6 +42,10 @@ def score_violations(matches: list[Match]) -> list[str]:
     for game in Game.objects.filter(match__in=matches, voided=False).order_by("match_id", "number"):
         games[game.match_id].append(game)
     for match in matches:
+        if match.decision == Match.Decision.SCORE:
+            if games[match.pk]:
+                problems.append(f"match {match.pk}: a score-only result with accepted games")
+            continue
         running = [match.start_score1, match.start_score2]
         numbers = [g.number for g in games[match.pk]]
         twice = sorted(n for n, c in Counter(numbers).items() if c > 1)

@@ -132,7 +132,7 @@ def test_correction_is_refused_once_the_next_match_started_unless_cascaded(eight
     with pytest.raises(DomainError) as err:
         match_correct_winner(match=a, winner=_entry(a, 2))
     assert err.value.error_code == "next-match-started"
-    assert "has already started" in str(err.value.detail)
+    assert "has already started" in err.value.message
     a.refresh_from_db()
     assert a.winner_id == a.entry1_id  # nothing changed
 

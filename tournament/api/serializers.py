@@ -1,7 +1,8 @@
 """Input and output shapes of the tournament API (api.md fixes the names).
 
-``MatchSerializer`` and ``MatchDetailSerializer`` are the match read shapes every
-endpoint that answers with a match uses, the reporting endpoints included.
+``MatchSerializer`` and ``MatchDetailSerializer``, the match read shapes every endpoint
+that answers with a match uses, are defined once in ``matches.api.shapes`` and
+re-exported here.
 """
 
 from __future__ import annotations
@@ -11,9 +12,12 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from matches.models import Game, Match
+from matches.api.serializers import confirm_field, final_score_field
+from matches.api.shapes import GameOutSerializer as GameOutSerializer
+from matches.api.shapes import MatchDetailSerializer as MatchDetailSerializer
+from matches.api.shapes import MatchSerializer as MatchSerializer
 from tournament.models import Draw, Entry, Event, Player, Round, Tournament
-from tournament.selectors import TIEBREAKS, crawford_game_number
+from tournament.selectors import TIEBREAKS
 
 #: Ids fit a signed 64-bit column; anything larger cannot name a row (and must not reach SQL).
 ID_MAX = 2**63 - 1
@@ -328,149 +332,7 @@ class ReasonSerializer(serializers.Serializer):
 # ---- matches -------------------------------------------------------------------------
 
 
-class MatchSerializer(serializers.ModelSerializer):
-    """A match as lists show it: ``score`` is the current score including any start."""
-
-    round = serializers.IntegerField(source="round.number", read_only=True)
-    round_id = serializers.IntegerField(read_only=True)
-    round_name = serializers.SerializerMethodField()
-    bracket = serializers.CharField(source="round.bracket", read_only=True)
-    player1 = serializers.SerializerMethodField()
-    player2 = serializers.SerializerMethodField()
-    player1_name = serializers.SerializerMethodField()
-    player2_name = serializers.SerializerMethodField()
-    score = serializers.SerializerMethodField()
-    start_score = serializers.SerializerMethodField()
-    winner = serializers.SerializerMethodField()
-    crawford_game_number = serializers.SerializerMethodField()
-    # Blank until the match is decided (a read-only model field would lose allow_blank).
-    decision = serializers.ChoiceField(
-        choices=Match.Decision.choices, allow_blank=True, read_only=True
-    )
-
-    class Meta:
-        model = Match
-        fields = [
-            "id",
-            "event",
-            "round",
-            "round_id",
-            "round_name",
-            "bracket",
-            "slot",
-            "player1",
-            "player2",
-            "player1_name",
-            "player2_name",
-            "length",
-            "score",
-            "start_score",
-            "status",
-            "decision",
-            "is_bye",
-            "winner",
-            "crawford",
-            "holland",
-            "crawford_game_number",
-            "flagged",
-            "table",
-        ]
-        read_only_fields = fields
-
-    @staticmethod
-    def _player(entry: Entry | None) -> int | None:
-        return entry.player_id if entry is not None else None
-
-    def get_round_name(self, match: Match) -> str:
-        return str(match.round)
-
-    def get_player1(self, match: Match) -> int | None:
-        return self._player(match.entry1)
-
-    def get_player2(self, match: Match) -> int | None:
-        return self._player(match.entry2)
-
-    def get_player1_name(self, match: Match) -> str | None:
-        return match.entry1.player.name if match.entry1 is not None else None
-
-    def get_player2_name(self, match: Match) -> str | None:
-        return match.entry2.player.name if match.entry2 is not None else None
-
-    @extend_schema_field(
-        serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
-    )
-    def get_score(self, match: Match) -> list[int]:
-        return [match.score1, match.score2]
-
-    @extend_schema_field(
-        serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
-    )
-    def get_start_score(self, match: Match) -> list[int]:
-        return [match.start_score1, match.start_score2]
-
-    def get_winner(self, match: Match) -> int | None:
-        return self._player(match.winner)
-
-    def get_crawford_game_number(self, match: Match) -> int | None:
-        if hasattr(match, "live_games"):
-            return crawford_game_number(match)
-        return crawford_game_number(match, match.games.all())
-
-
-class GameOutSerializer(serializers.ModelSerializer):
-    winner = serializers.SerializerMethodField()
-    score_before = serializers.SerializerMethodField()
-
-    class Meta:
-        model = Game
-        fields = [
-            "number",
-            "winner",
-            "winner_side",
-            "cube",
-            "result",
-            "ended_by",
-            "points",
-            "score_before",
-            "crawford",
-            "doubles",
-        ]
-        read_only_fields = fields
-
-    def get_winner(self, game: Game) -> int | None:
-        match = game.match
-        entry = match.entry1 if game.winner_side == 1 else match.entry2
-        return entry.player_id if entry is not None else None
-
-    @extend_schema_field(
-        serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
-    )
-    def get_score_before(self, game: Game) -> list[int]:
-        return [game.score_before1, game.score_before2]
-
-
-class MatchDetailSerializer(MatchSerializer):
-    """One match with its games (voided games are left out)."""
-
-    games = serializers.SerializerMethodField()
-    event_name = serializers.CharField(source="event.name", read_only=True)
-
-    class Meta(MatchSerializer.Meta):
-        fields = [*MatchSerializer.Meta.fields, "event_name", "games", "started_at", "decided_at"]
-        read_only_fields = fields
-
-    def _live(self, match: Match) -> list[Game]:
-        games = [g for g in match.games.all() if not g.voided]
-        for game in games:
-            game.match = match  # no query per game for its players
-        return sorted(games, key=lambda g: g.number)
-
-    @extend_schema_field(GameOutSerializer(many=True))
-    def get_games(self, match: Match) -> list[dict[str, Any]]:
-        return GameOutSerializer(self._live(match), many=True).data  # type: ignore[return-value]
-
-    def get_crawford_game_number(self, match: Match) -> int | None:
-        return crawford_game_number(match, self._live(match))
+# The match's own shapes are the matches app's (``matches.api.shapes``), imported above.
 
 
 class ForfeitSerializer(serializers.Serializer):
@@ -494,7 +356,20 @@ class MatchTableSerializer(serializers.Serializer):
 
 
 class CorrectSerializer(serializers.Serializer):
+    """``POST /api/matches/{id}/correct/``: the decided match's real winner, and its score.
+
+    Without ``score`` a played or score-only result's score is swapped (the new winner
+    gets the points the old winner had); with it, the new winner must be the player who
+    reached the match length (400 ``winner-score-mismatch`` otherwise), and the result
+    becomes score-only.
+    """
+
     winner = IdField(help_text="The player who really won.")
+    score = final_score_field(
+        required=False,
+        help_text="The real final score [player1, player2], if not the recorded one swapped.",
+    )
+    confirm = confirm_field()
     cascade = serializers.BooleanField(
         default=False,
         help_text="Also void and reopen later matches that have started.",

@@ -22,6 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from matches.api.views import request_meta
 from matches.models import Match
 from tournament import selectors, services
 from tournament.api import serializers as io
@@ -582,7 +583,13 @@ class MatchForfeitView(DirectorView):
         data.is_valid(raise_exception=True)
         winner = _entry_of_player(match, data.validated_data["winner"], "winner")
         decide = services.match_forfeit if self.decision == "forfeit" else services.match_walkover
-        decide(match=match, winner=winner, reason=data.validated_data["reason"], by=_by(request))
+        decide(
+            match=match,
+            winner=winner,
+            reason=data.validated_data["reason"],
+            by=_by(request),
+            meta=request_meta(request),
+        )
         return _match_answer(pk)
 
 
@@ -617,6 +624,7 @@ class MatchPenaltyView(DirectorView):
             points=data.validated_data["points"],
             reason=data.validated_data["reason"],
             by=_by(request),
+            meta=request_meta(request),
         )
         return _match_answer(pk)
 
@@ -626,18 +634,23 @@ class MatchCorrectView(DirectorView):
         operation_id="matches_correct",
         request=io.CorrectSerializer,
         responses={200: io.MatchDetailSerializer, **WRITE_ERRORS},
-        summary="Correct a decided match's winner; the next round is re-seated",
+        summary="Correct a decided match's winner (and its score with it); the next round "
+        "is re-seated",
     )
     def post(self, request: Request, pk: int) -> Response:
         match = self.match(request, pk)
         data = io.CorrectSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         winner = _entry_of_player(match, data.validated_data["winner"], "winner")
+        score = data.validated_data.get("score")
         services.match_correct_winner(
             match=match,
             winner=winner,
+            score=None if score is None else (score[0], score[1]),
+            confirm=data.validated_data["confirm"],
             cascade=data.validated_data["cascade"],
             reason=data.validated_data["reason"],
             by=_by(request),
+            meta=request_meta(request),
         )
         return _match_answer(pk)

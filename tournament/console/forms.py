@@ -526,12 +526,34 @@ class SideForm(forms.Form):
         raise ValidationError("Choose one of the two players.")
 
 
-class FinalScoreForm(SideForm):
-    """The match's final score, entered by the director."""
+class ConfirmScoreMixin(forms.Form):
+    """A tick box to confirm an unlikely final score, shown once the score was warned about."""
+
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def ask_to_confirm(self) -> None:
+        """Show the tick box (after the service warned that the score is unlikely)."""
+        field = self.fields["confirm"]
+        field.widget = forms.CheckboxInput()
+        field.label = "Confirm this unlikely score"
+        field.help_text = "Tick it if the score is right, and save again."
+        # shown with its new widget and label (Django's private cache, not in the stubs)
+        self._bound_fields_cache.pop("confirm", None)  # type: ignore[attr-defined]
+
+
+class FinalScoreForm(ConfirmScoreMixin, SideForm):
+    """The match's final score alone ("score only"), entered or corrected by the director."""
+
+    field_order = ["score1", "score2", "confirm", "reason", "cascade"]
 
     score1 = forms.IntegerField(min_value=0, max_value=999)
     score2 = forms.IntegerField(min_value=0, max_value=999)
     reason = forms.CharField(max_length=300, required=False, label="Note")
+    cascade = forms.BooleanField(
+        required=False,
+        label="Cascade",
+        help_text="If the winner changes: also reset the later matches already played.",
+    )
 
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, match=match, **kwargs)
@@ -539,6 +561,13 @@ class FinalScoreForm(SideForm):
             self.fields["score1"].label = match.entry1.player.name
         if match.entry2 is not None:
             self.fields["score2"].label = match.entry2.player.name
+        if match.status != Match.Status.COMPLETE:
+            del self.fields["cascade"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        data.setdefault("cascade", False)
+        return data
 
 
 class ForfeitForm(SideForm):
@@ -575,10 +604,18 @@ class PenaltyForm(SideForm):
         return self.entry_for(self.cleaned_data["late"])
 
 
-class CorrectionForm(SideForm):
-    """Change a decided match's winner; ``cascade`` also undoes the next rounds' results."""
+class CorrectionForm(ConfirmScoreMixin, SideForm):
+    """Change a decided match's winner; ``cascade`` also undoes the next rounds' results.
+
+    The score changes with the winner: swapped (the new winner gets the old winner's
+    points) unless the director gives the final score.
+    """
+
+    field_order = ["winner", "score1", "score2", "confirm", "cascade", "reason"]
 
     winner = forms.ChoiceField(widget=forms.RadioSelect, label="Correct winner")
+    score1 = forms.IntegerField(min_value=0, max_value=999, required=False)
+    score2 = forms.IntegerField(min_value=0, max_value=999, required=False)
     cascade = forms.BooleanField(
         required=False,
         label="Cascade",
@@ -589,9 +626,21 @@ class CorrectionForm(SideForm):
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, match=match, **kwargs)
         cast(forms.ChoiceField, self.fields["winner"]).choices = _side_choices(match)
+        for name, entry in (("score1", match.entry1), ("score2", match.entry2)):
+            player = entry.player.name if entry is not None else name
+            self.fields[name].label = f"Final score of {player}"
+        self.fields["score1"].help_text = "Leave both empty to swap the recorded score."
 
     def clean_winner(self) -> Entry:
         return self.entry_for(self.cleaned_data["winner"])
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        s1, s2 = data.get("score1"), data.get("score2")
+        if (s1 is None) != (s2 is None):
+            self.add_error("score2" if s2 is None else "score1", "Give both scores, or neither.")
+        data["score"] = None if s1 is None or s2 is None else (s1, s2)
+        return data
 
 
 class TableForm(forms.Form):

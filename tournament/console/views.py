@@ -22,6 +22,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from rest_framework.exceptions import APIException
 
+from matches.errors import REFUSALS, AppError, invalid_input, refusal_text
+from matches.models import Submission
+from matches.rules.errors import RulesError
+from matches.services.access import Actor, director_role
+from matches.services.ledger import submission_reject
+from matches.views import request_meta
 from tournament.console import forms, selectors
 from tournament.models import User
 from tournament.selectors import user_may_create_tournaments
@@ -59,16 +65,21 @@ def _is_htmx(request: HttpRequest) -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
-def _service_error_message(exc: APIException | ValidationError) -> tuple[str | None, str]:
+def _service_error_message(
+    exc: AppError | RulesError | APIException | ValidationError,
+) -> tuple[str | None, str]:
     """The field a refusal names (if any) and its message for a person."""
     if isinstance(exc, ValidationError):
         if hasattr(exc, "error_dict"):
             field, errors = next(iter(exc.message_dict.items()))
             return (None if field == "__all__" else field), " ".join(errors)
         return None, " ".join(exc.messages)
-    extra: dict[str, Any] = getattr(exc, "extra", {}) or {}
-    named = extra.get("field")
-    return (str(named) if named else None), str(exc.detail)
+    if isinstance(exc, AppError):
+        named = exc.detail.get("field")
+        return (str(named) if named else None), exc.message
+    if isinstance(exc, RulesError):
+        return None, refusal_text(exc)
+    return None, str(exc.detail)
 
 
 def call_service[T](
@@ -77,10 +88,12 @@ def call_service[T](
     """Run ``service``; on a refusal put its message on ``form`` (or return None silently)."""
     try:
         return service(**kwargs)
-    except (APIException, ValidationError) as exc:
+    except (*REFUSALS, APIException, ValidationError) as exc:
         field, message = _service_error_message(exc)
         if form is not None:
             form.add_error(field if field in form.fields else None, message)
+            if getattr(exc, "code", "") == "unlikely-score" and hasattr(form, "ask_to_confirm"):
+                form.ask_to_confirm()
         return None
 
 
@@ -88,7 +101,7 @@ def _refusal[T](request: HttpRequest, service: Callable[..., T], **kwargs: Any) 
     """Run ``service`` for a button without a form; a refusal becomes an error message."""
     try:
         return service(**kwargs)
-    except (APIException, ValidationError) as exc:
+    except (*REFUSALS, APIException, ValidationError) as exc:
         _, message = _service_error_message(exc)
         messages.error(request, message)
         return None
@@ -252,7 +265,7 @@ def event_settings(request: AuthenticatedHttpRequest, slug: str, event_slug: str
                 payout_split=data["payout_split"],
                 deadline_rule=data["deadline_rule"],
             )
-        except (APIException, ValidationError) as exc:
+        except (*REFUSALS, APIException, ValidationError) as exc:
             field, message = _service_error_message(exc)
             form.add_error(form.field_for(field), message)
         else:
@@ -433,7 +446,7 @@ def entry_check_in_toggle(
             entry = entry_check_in(entry=entry, by=request.user)
         else:
             entry = entry_check_in_undo(entry=entry, by=request.user)
-    except (APIException, ValidationError) as exc:
+    except (*REFUSALS, APIException, ValidationError) as exc:
         error = _service_error_message(exc)[1]
     if _is_htmx(request):
         context = {
@@ -599,7 +612,7 @@ def _match_context(match: Any, **forms_given: Any) -> dict[str, Any]:
         "games": list(match.games.order_by("number", "id")),
         "score_form": pick(
             "score_form",
-            not_started,
+            not_started or decided,
             lambda: forms.FinalScoreForm(
                 match=match, initial={"score1": match.score1, "score2": match.score2}
             ),
@@ -628,6 +641,28 @@ def match_detail(request: AuthenticatedHttpRequest, slug: str, match_id: int) ->
     return render(request, "console/match.html", _match_context(match))
 
 
+#: The kind of report each of the match page's forms makes.
+KINDS: dict[type[django_forms.Form], str] = {
+    forms.FinalScoreForm: Submission.Kind.SCORE,
+    forms.ForfeitForm: Submission.Kind.FORFEIT,
+    forms.PenaltyForm: Submission.Kind.RESOLVE,
+    forms.CorrectionForm: Submission.Kind.RESOLVE,
+}
+
+
+def _keep_refused(request: HttpRequest, match: Any, kind: str, errors: Any) -> None:
+    """A director's entry the form refuses is a report too: stored as rejected."""
+    submission_reject(
+        match_id=match.pk,
+        kind=kind,
+        actor=Actor(user=request.user),  # type: ignore[arg-type]
+        meta=request_meta(request),
+        payload={k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"},
+        error=invalid_input(errors),
+        role_of=director_role,
+    )
+
+
 def _match_action(
     request: AuthenticatedHttpRequest,
     slug: str,
@@ -641,8 +676,18 @@ def _match_action(
     tournament = selectors.tournament_for(request.user, slug)
     match = selectors.match_of(tournament, match_id)
     form = form_class(request.POST, match=match)
-    if form.is_valid() and (
-        call_service(form, act, match=match, data=form.cleaned_data, by=request.user) is not None
+    if not form.is_valid():
+        _keep_refused(request, match, KINDS[form_class], form.errors)
+    elif (
+        call_service(
+            form,
+            act,
+            match=match,
+            data=form.cleaned_data,
+            by=request.user,
+            meta=request_meta(request),
+        )
+        is not None
     ):
         messages.success(request, done)
         return redirect("console:matches", tournament.slug, match.event.slug)
@@ -658,11 +703,20 @@ def _match_action(
 @login_required
 @require_POST
 def match_score(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> HttpResponse:
-    """The director enters the final score; the player who reached the length wins."""
+    """The director enters the final score alone ("score only"), or corrects a decided
+    match's score; the player who reached the length wins. An unlikely score is asked
+    to be confirmed (a tick box appears with the warning)."""
 
-    def act(*, match: Any, data: dict[str, Any], by: Any) -> Any:
+    def act(*, match: Any, data: dict[str, Any], by: Any, meta: Any) -> Any:
         return match_final_score_enter(
-            match=match, score1=data["score1"], score2=data["score2"], reason=data["reason"], by=by
+            match=match,
+            score1=data["score1"],
+            score2=data["score2"],
+            confirm=data["confirm"],
+            cascade=data["cascade"],
+            reason=data["reason"],
+            by=by,
+            meta=meta,
         )
 
     return _match_action(request, slug, match_id, forms.FinalScoreForm, act, "Result saved.")
@@ -673,9 +727,9 @@ def match_score(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> 
 def match_forfeit_view(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> HttpResponse:
     """A forfeit or a walkover: the chosen player goes through without (finishing) play."""
 
-    def act(*, match: Any, data: dict[str, Any], by: Any) -> Any:
+    def act(*, match: Any, data: dict[str, Any], by: Any, meta: Any) -> Any:
         service = match_walkover if data["decision"] == "walkover" else match_forfeit
-        return service(match=match, winner=data["winner"], reason=data["reason"], by=by)
+        return service(match=match, winner=data["winner"], reason=data["reason"], by=by, meta=meta)
 
     return _match_action(request, slug, match_id, forms.ForfeitForm, act, "Decision recorded.")
 
@@ -685,9 +739,14 @@ def match_forfeit_view(request: AuthenticatedHttpRequest, slug: str, match_id: i
 def match_penalty(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> HttpResponse:
     """Late-arrival penalty points against one player (past half the length: a forfeit)."""
 
-    def act(*, match: Any, data: dict[str, Any], by: Any) -> Any:
+    def act(*, match: Any, data: dict[str, Any], by: Any, meta: Any) -> Any:
         return match_penalty_add(
-            match=match, against=data["late"], points=data["points"], reason=data["reason"], by=by
+            match=match,
+            against=data["late"],
+            points=data["points"],
+            reason=data["reason"],
+            by=by,
+            meta=meta,
         )
 
     return _match_action(request, slug, match_id, forms.PenaltyForm, act, "Penalty applied.")
@@ -696,15 +755,19 @@ def match_penalty(request: AuthenticatedHttpRequest, slug: str, match_id: int) -
 @login_required
 @require_POST
 def match_correct(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> HttpResponse:
-    """Change a decided match's winner; refused past a started next match unless cascaded."""
+    """Change a decided match's winner, and its score with it (swapped unless given);
+    refused past a started next match unless cascaded."""
 
-    def act(*, match: Any, data: dict[str, Any], by: Any) -> Any:
+    def act(*, match: Any, data: dict[str, Any], by: Any, meta: Any) -> Any:
         return match_correct_winner(
             match=match,
             winner=data["winner"],
+            score=data["score"],
+            confirm=data["confirm"],
             cascade=data["cascade"],
             reason=data["reason"],
             by=by,
+            meta=meta,
         )
 
     return _match_action(request, slug, match_id, forms.CorrectionForm, act, "Winner corrected.")
@@ -718,7 +781,12 @@ def match_games(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> 
     match = selectors.match_of(tournament, match_id)
     formset = forms.games_formset(match, request.POST)
     refusal = None
-    if formset.is_valid():
+    if not formset.is_valid():
+        errors: list[Any] = [dict(f.errors) for f in formset.forms if f.errors] or list(
+            formset.non_form_errors()
+        )
+        _keep_refused(request, match, Submission.Kind.MATCH, {"games": errors})
+    else:
         games = [
             GameResult(
                 winner=int(row["winner"]),
@@ -729,8 +797,10 @@ def match_games(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> 
             for row in formset.played()
         ]
         try:
-            match_result_enter(match=match, games=games, by=request.user)
-        except (APIException, ValidationError) as exc:
+            match_result_enter(
+                match=match, games=games, by=request.user, meta=request_meta(request)
+            )
+        except (*REFUSALS, APIException, ValidationError) as exc:
             refusal = _service_error_message(exc)[1]
         else:
             messages.success(request, "Result saved.")

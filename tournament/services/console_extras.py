@@ -11,15 +11,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.utils import timezone
 
-from matches.models import Match, Submission
 from tournament.models import Entry, Event, Player, User
 from tournament.services.common import refuse
 from tournament.services.entries import entry_register
 from tournament.services.imports import RowError, _decode, _known, _parse
 from tournament.services.players import player_create
-from tournament.services.results import OPEN, _complete, _lock, _submit
+from tournament.services.results import match_final_score_enter
+
+#: Settling a match from its final score is a decision like the others (``results``).
+__all__ = [
+    "entry_check_in_undo",
+    "entry_register_player",
+    "match_final_score_enter",
+    "players_csv_preview",
+]
 
 
 def entry_check_in_undo(*, entry: Entry, by: User | None = None) -> Entry:
@@ -70,73 +76,6 @@ def entry_register_player(
         if player is None:
             player = player_create(name=name, email=email, rating=rating, club=club)
         return entry_register(event=event, player=player, seed=seed, by=by)
-
-
-def match_final_score_enter(
-    *, match: Match, score1: int, score2: int, reason: str = "", by: User | None = None
-) -> Match:
-    """A director settles a match from its final score alone (the scoresheet's last line).
-
-    The score is the one played, so it may pass the match length; exactly one player
-    has reached it and neither is below the match's starting score. No games are
-    recorded: the submission keeps the score and who entered it.
-    """
-    for value, name in ((score1, "score1"), (score2, "score2")):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise refuse("A score is a whole number of 0 or more.", code="invalid", field=name)
-    with transaction.atomic():
-        match = _lock(match)
-        if match.status not in OPEN:
-            raise refuse(
-                f"Match {match.pk} is already decided; correct its winner instead.",
-                code="match-decided",
-            )
-        if match.entry1_id is None or match.entry2_id is None or match.is_bye:
-            raise refuse(
-                f"Match {match.pk} does not have both players yet.", code="match-not-ready"
-            )
-        if match.games.filter(voided=False).exists():
-            raise refuse(
-                f"Match {match.pk} already has games reported; settle it from those "
-                "(confirm or resolve the report).",
-                code="match-started",
-            )
-        for value, start, name in (
-            (score1, match.start_score1, "score1"),
-            (score2, match.start_score2, "score2"),
-        ):
-            if value < start:
-                raise refuse(
-                    f"The match started at {match.start_score1}-{match.start_score2}: a "
-                    "final score cannot be below it.",
-                    code="score-below-start",
-                    field=name,
-                )
-        reached = (score1 >= match.length, score2 >= match.length)
-        if reached == (False, False):
-            raise refuse(
-                f"Nobody has {match.length} points at {score1}-{score2}: the match is not over.",
-                code="match-not-over",
-                field="score1",
-            )
-        if reached == (True, True):
-            raise refuse(
-                f"Both players have {match.length} points or more at {score1}-{score2}: "
-                "only the winner reaches the match length.",
-                code="score-mismatch",
-                field="score2",
-            )
-        _submit(
-            match,
-            kind=Submission.Kind.MATCH,
-            by=by,
-            payload={"final_score": [score1, score2], "reason": reason},
-        )
-        match.score1, match.score2 = score1, score2
-        winner_id = match.entry1_id if reached[0] else match.entry2_id
-        assert winner_id is not None
-        _complete(match, winner_id=winner_id, decision=Match.Decision.PLAY, now=timezone.now())
-    return match
 
 
 @dataclass(frozen=True)

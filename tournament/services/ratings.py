@@ -25,7 +25,7 @@ from enum import StrEnum
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
 
-from matches.models import Match
+from matches.models import PLAYED_DECISIONS, Match
 from tournament import ratings
 from tournament.models import Player, RatingChange
 
@@ -62,7 +62,7 @@ def rated_matches() -> QuerySet[Match]:
         | Q(winner=F("entry2"), score2__gte=F("length")),
         Q(confirmed_at__isnull=False) | Q(decided_at__isnull=False),
         status=Match.Status.COMPLETE,
-        decision=Match.Decision.PLAY,
+        decision__in=PLAYED_DECISIONS,
         is_bye=False,
         entry1__isnull=False,
         entry2__isnull=False,

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from matches.models import Match
+from matches.models import PLAYED_DECISIONS, Match
 from tournament import series as points
 from tournament.models import Entry, Event, Player, Series
 
@@ -121,7 +121,7 @@ def series_leaderboard(*, series: Series, public_only: bool = False) -> Leaderbo
             continue
         complete.add(event_id)
         entrants[winner].wins += 1
-        if decision == Match.Decision.PLAY and e1 is not None and e2 is not None:
+        if decision in PLAYED_DECISIONS and e1 is not None and e2 is not None:
             entrants[winner].won_lengths.append(length)
             if table:
                 entrants[e1].diff += (s1 - st1) - (s2 - st2)

@@ -1,0 +1,137 @@
+"""The application's refusals: plain exceptions that know nothing of HTTP frameworks.
+
+Services raise them; one handler at each edge turns them into an answer: the API's
+exception handler (``tournament.api_errors.exception_handler``) into
+``{"code", "message", "detail"}`` with :attr:`AppError.status`, the HTML views into a
+message next to the field ``detail["field"]`` names.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from matches.rules.errors import RulesError
+
+
+class AppError(Exception):
+    """A request the application refuses: a short ``code``, a ``message`` for a person,
+    a JSON-able ``detail`` (``field`` names the input at fault) and the HTTP ``status``."""
+
+    status = 400
+    default_code = "invalid"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        status: int | None = None,
+        status_code: int | None = None,
+        **detail: Any,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code or self.default_code
+        given = status if status is not None else status_code  # the DRF-era spelling
+        if given is not None:
+            self.status = given
+        self.detail: dict[str, Any] = detail
+
+    def __str__(self) -> str:
+        return self.message
+
+    # The names the refusals had as DRF exceptions, kept for the code that reads them.
+    @property
+    def error_code(self) -> str:
+        return self.code
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        return self.detail
+
+    @property
+    def status_code(self) -> int:
+        return self.status
+
+    def as_dict(self) -> dict[str, Any]:
+        """The refusal as the API answers it."""
+        return {"code": self.code, "message": self.message, "detail": self.detail}
+
+
+class Invalid(AppError):
+    """Bad input or a business rule refused it (400)."""
+
+
+class Forbidden(AppError):
+    """The actor may not do this (403)."""
+
+    status = 403
+    default_code = "forbidden"
+
+
+class NotFound(AppError):
+    """No such thing (404)."""
+
+    status = 404
+    default_code = "not-found"
+
+
+class Conflict(AppError):
+    """The state changed under the client, e.g. the game is already recorded (409)."""
+
+    status = 409
+    default_code = "conflict"
+
+
+def refuse(message: str, *, code: str, field: str | None = None, **detail: Any) -> Invalid:
+    """A 400 refusal naming the input field it is about, when there is one."""
+    if field is not None:
+        detail["field"] = field
+    return Invalid(message, code=code, **detail)
+
+
+def first_message(detail: Any) -> str:
+    """The first field error of a form's or serializer's errors, as ``field: message``."""
+    if isinstance(detail, dict) and detail:
+        key, value = next(iter(detail.items()))
+        inner = first_message(value)
+        return inner if key in ("non_field_errors", "__all__") else f"{key}: {inner}"
+    if isinstance(detail, list) and detail:
+        return first_message(detail[0])
+    return str(detail)
+
+
+def invalid_input(errors: dict[str, Any]) -> Invalid:
+    """Field errors of the input (a serializer's ``errors``) as one 400 refusal: the first
+    one is the message, all of them the detail."""
+    error = Invalid(first_message(errors), code="invalid")
+    error.detail = _plain(errors)
+    return error
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return str(value) if isinstance(value, str) else value
+
+
+#: Everything a report may be refused with: the rules engine's errors and the application's.
+REFUSALS = (RulesError, AppError)
+
+
+def refusal_text(exc: Exception) -> str:
+    """A refusal for a person: the message, and where for a rules error."""
+    if isinstance(exc, RulesError):
+        where = [f"{k} {v}" for k, v in (("game", exc.game), ("move", exc.move)) if v is not None]
+        message = exc.message[:1].upper() + exc.message[1:]
+        return f"{message} ({', '.join(where)})." if where else f"{message}."
+    if isinstance(exc, AppError):
+        return exc.message
+    return str(exc)
+
+
+def refusal_status(exc: Exception) -> int:
+    """The HTTP status of a refusal (a rules error is bad input: 400)."""
+    return exc.status if isinstance(exc, AppError) else 400
