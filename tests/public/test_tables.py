@@ -50,7 +50,7 @@ def test_a_finished_match_frees_its_table():
     with pytest.raises(DomainError) as refused:
         match_table_set(match=b, table=5)
     assert refused.value.status_code == 400
-    assert "Table 5 is in use" in str(refused.value.detail)
+    assert "Table 5 is in use" in refused.value.message
     Match.objects.filter(pk=a.pk).update(status=Match.Status.COMPLETE)
     assert match_table_set(match=b, table=5).table == 5
 
