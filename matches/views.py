@@ -26,6 +26,7 @@ from matches.services.ledger import RequestMeta, submission_reject
 from matches.services.records import file_too_large, max_file_bytes, record_upload
 from matches.services.reporting import game_report
 from tournament.api_errors import Conflict, DomainError
+from tournament.client_address import client_address
 from tournament.models import Entry
 
 REFUSALS = (RulesError, DomainError, Conflict)
@@ -33,7 +34,7 @@ REFUSALS = (RulesError, DomainError, Conflict)
 
 def request_meta(request: HttpRequest) -> RequestMeta:
     return RequestMeta(
-        ip=request.META.get("REMOTE_ADDR") or None,
+        ip=client_address(request) or None,
         user_agent=request.META.get("HTTP_USER_AGENT", "")[:300],
     )
 

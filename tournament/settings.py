@@ -30,6 +30,10 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "") or ("dev-only-insecure-key" if DEB
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+# Trusted reverse proxies in front of the app (the compose nginx: 1). Client addresses
+# (throttles, the audit) are read from the right of X-Forwarded-For past that many hops;
+# 0 uses REMOTE_ADDR and ignores the header, which any client can write.
+NUM_PROXIES = int(os.environ.get("NUM_PROXIES", "0") or 0)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -210,7 +214,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "tournament.api_errors.exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"login": "10/min"},
+    "DEFAULT_THROTTLE_RATES": {"login": "10/min", "report-link": "60/min"},
+    "NUM_PROXIES": NUM_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Backgammon Tournament Director API",

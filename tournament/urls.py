@@ -6,10 +6,11 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from tournament import health
-from tournament.login_throttle import ThrottledLoginView
+from tournament.login_throttle import ThrottledLoginView, throttled_login
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
+    path("admin/login/", throttled_login(admin.site.login)),
     path("admin/", admin.site.urls),
     path("accounts/login/", ThrottledLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -34,6 +34,7 @@ from matches.services.records import file_too_large, max_file_bytes, record_uplo
 from matches.services.reporting import game_report, match_report
 from tournament.api.serializers import MatchDetailSerializer
 from tournament.api_errors import DomainError
+from tournament.client_address import client_address
 
 #: Room for the multipart envelope and the other fields around an uploaded file.
 MULTIPART_OVERHEAD = 64 * 1024
@@ -56,7 +57,7 @@ ERRORS = {
 
 def request_meta(request: Request) -> RequestMeta:
     """The reporter's address and browser, as stored with the submission."""
-    address = request.META.get("REMOTE_ADDR") or None
+    address = client_address(request) or None
     if address is not None:
         try:
             ipaddress.ip_address(address)
