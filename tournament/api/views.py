@@ -104,11 +104,20 @@ class PlayerListView(generics.ListAPIView):
     permission_classes = [CanManagePlayers]
 
     def get_queryset(self) -> QuerySet[Player]:
-        return selectors.player_list(q=self.request.query_params.get("q", "").strip())
+        return selectors.player_list(
+            q=self.request.query_params.get("q", "").strip(), user=self.request.user
+        )
 
     @extend_schema(
         operation_id="players_list",
-        parameters=[OpenApiParameter("q", str, description="Part of a name, club or email")],
+        parameters=[
+            OpenApiParameter(
+                "q",
+                str,
+                description="Part of a name or club (directors: or email). Players seen "
+                "only in private tournaments are listed to their directors only.",
+            )
+        ],
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
@@ -127,7 +136,9 @@ class PlayerListView(generics.ListAPIView):
 
 class PlayerDetailView(generics.RetrieveAPIView):
     serializer_class = io.PlayerSerializer
-    queryset = Player.objects.all()
+
+    def get_queryset(self) -> QuerySet[Player]:
+        return selectors.players_visible_to(self.request.user)
 
     @extend_schema(
         operation_id="players_retrieve", responses={200: io.PlayerSerializer, **READ_ERRORS}
