@@ -20,7 +20,7 @@ from matches import selectors
 from matches.forms import DisputeForm, GameForm, RecordForm, ResolveForm
 from matches.models import Match
 from matches.rules.errors import RulesError
-from matches.services.access import Actor, director_role, entry_by_report_key
+from matches.services.access import Actor, director_reader_role, entry_by_report_key
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
 from matches.services.ledger import RequestMeta, submission_reject
 from matches.services.records import file_too_large, max_file_bytes, record_upload
@@ -283,7 +283,7 @@ def director_audit(request: HttpRequest, match_id: int) -> HttpResponse:
         pk=match_id,
     )
     actor = Actor(user=request.user)  # type: ignore[arg-type]
-    director_role(match=match, actor=actor)
+    director_reader_role(match=match, actor=actor)
     form = ResolveForm(match=match)
     refusal = None
     status = 200

@@ -27,7 +27,7 @@ from matches.api import serializers as io
 from matches.api.shapes import match_detail_data
 from matches.models import Match
 from matches.selectors import match_detail, match_submissions
-from matches.services.access import Actor, director_role
+from matches.services.access import Actor, director_reader_role, director_role
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
 from matches.services.ledger import RequestMeta, submission_reject
 from matches.services.records import file_too_large, max_file_bytes, record_upload
@@ -329,6 +329,6 @@ class SubmissionListView(APIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         match = get_object_or_404(Match.objects.select_related("event"), pk=pk)
-        director_role(match=match, actor=request_actor(request, read_body=False))
+        director_reader_role(match=match, actor=request_actor(request, read_body=False))
         submissions = match_submissions(match=match)
         return Response(io.SubmissionSerializer(submissions, many=True).data)

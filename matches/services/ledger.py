@@ -224,8 +224,9 @@ def submission_run(
     try:
         with transaction.atomic():
             match = match_lock(match_id=match_id)
-            role = role_of(match=match, actor=actor)
-            try:
+            role: Role | None = None
+            try:  # a refused role (own-match) is kept as a rejected submission too
+                role = role_of(match=match, actor=actor)
                 outcome = decide(match, role)
             except REFUSALS as exc:
                 outcome = Outcome(error=exc)

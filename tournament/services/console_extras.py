@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from matches.models import Match, Submission
+from matches.services.access import director_decision
 from tournament.models import Entry, Event, Player, User
 from tournament.services.common import refuse
 from tournament.services.entries import entry_register
@@ -72,6 +73,7 @@ def entry_register_player(
         return entry_register(event=event, player=player, seed=seed, by=by)
 
 
+@director_decision(Submission.Kind.MATCH)
 def match_final_score_enter(
     *, match: Match, score1: int, score2: int, reason: str = "", by: User | None = None
 ) -> Match:

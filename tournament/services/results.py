@@ -18,6 +18,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from matches.models import Game, Match, Submission
+from matches.services.access import director_decision
 from matches.signals import announce_match_changed, announce_match_completed
 from tournament.models import Entry, User
 from tournament.services.advance import BracketMover
@@ -101,6 +102,7 @@ def _decide_without_play(
     return match
 
 
+@director_decision(Submission.Kind.FORFEIT)
 def match_forfeit(
     *, match: Match, winner: Entry, reason: str = "", by: User | None = None
 ) -> Match:
@@ -110,6 +112,7 @@ def match_forfeit(
     )
 
 
+@director_decision(Submission.Kind.FORFEIT)
 def match_walkover(
     *, match: Match, winner: Entry, reason: str = "", by: User | None = None
 ) -> Match:
@@ -119,6 +122,7 @@ def match_walkover(
     )
 
 
+@director_decision(Submission.Kind.RESOLVE)
 def match_penalty_add(
     *, match: Match, against: Entry, points: int, reason: str = "", by: User | None = None
 ) -> Match:
@@ -191,6 +195,7 @@ class GameResult:
     doubles: list[dict[str, object]] = field(default_factory=list)
 
 
+@director_decision(Submission.Kind.MATCH)
 def match_result_enter(
     *, match: Match, games: Sequence[GameResult], by: User | None = None
 ) -> Match:
@@ -301,6 +306,7 @@ def match_result_enter(
     return match
 
 
+@director_decision(Submission.Kind.RESOLVE)
 def match_correct_winner(
     *,
     match: Match,
