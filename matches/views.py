@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from matches import selectors
 from matches.forms import DisputeForm, GameForm, RecordForm, ResolveForm
 from matches.models import Match
+from matches.report_throttle import link_rate_limited
 from matches.rules.errors import RulesError
 from matches.services.access import Actor, director_reader_role, entry_by_report_key
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
@@ -158,6 +159,7 @@ def _store_invalid(
 
 
 @require_POST
+@link_rate_limited
 def entry_game(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
     entry = entry_by_report_key(key=key)
     match = _entry_match(entry, match_id)
@@ -179,6 +181,7 @@ def entry_game(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
 
 
 @require_POST
+@link_rate_limited
 def entry_record(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
     entry = entry_by_report_key(key=key)
     match = _entry_match(entry, match_id)
@@ -211,6 +214,7 @@ def entry_record(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
 
 
 @require_POST
+@link_rate_limited
 def entry_confirm(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
     entry = entry_by_report_key(key=key)
     match = _entry_match(entry, match_id)
@@ -223,6 +227,7 @@ def entry_confirm(request: HttpRequest, key: str, match_id: int) -> HttpResponse
 
 
 @require_POST
+@link_rate_limited
 def entry_dispute(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
     entry = entry_by_report_key(key=key)
     match = _entry_match(entry, match_id)

@@ -184,6 +184,10 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 # Result reporting: the largest match file accepted; bench-only endpoints (make bench).
 MATCH_FILE_MAX_BYTES = int(os.environ.get("MATCH_FILE_MAX_BYTES", "1048576"))
 BENCH_ENDPOINTS = env_bool("BENCH_ENDPOINTS")
+# Report endpoints (/r/<key>/..., /api/matches/<id>/games/ ...): requests per link (key,
+# account or address) and rejected reports per link and hour whose content is stored.
+REPORT_LINK_RATE = os.environ.get("REPORT_LINK_RATE", "120/min")
+REPORT_REJECTED_KEPT_PER_HOUR = int(os.environ.get("REPORT_REJECTED_KEPT_PER_HOUR", "60"))
 
 # Email: the console by default; SMTP when EMAIL_HOST is set. Sent by tasks, never in a request.
 if os.environ.get("EMAIL_HOST"):
@@ -214,7 +218,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "tournament.api_errors.exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"login": "10/min", "report-link": "60/min"},
+    "DEFAULT_THROTTLE_RATES": {"login": "10/min"},
     "NUM_PROXIES": NUM_PROXIES,
 }
 SPECTACULAR_SETTINGS = {

@@ -26,6 +26,7 @@ from rest_framework.views import APIView
 from matches.api import serializers as io
 from matches.api.shapes import match_detail_data
 from matches.models import Match
+from matches.report_throttle import ReportLinkThrottle
 from matches.selectors import match_detail, match_submissions
 from matches.services.access import Actor, director_reader_role, director_role
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
@@ -52,6 +53,7 @@ ERRORS = {
     403: OpenApiResponse(description="Not a player of this match nor a director"),
     404: OpenApiResponse(description="No such match"),
     409: OpenApiResponse(description="The match changed: e.g. the game is already recorded"),
+    429: OpenApiResponse(description="Too many reports from this link: wait (Retry-After)"),
 }
 
 
@@ -106,6 +108,7 @@ class ReportView(APIView):
     """A report endpoint: anyone may call it; the service decides who may act."""
 
     permission_classes = [AllowAny]
+    throttle_classes = [ReportLinkThrottle]
     kind = ""
     serializer_class: type[serializers.Serializer] = serializers.Serializer
 

@@ -22,6 +22,7 @@ from rest_framework.exceptions import ValidationError
 from matches.models import Game, Match, Submission
 from matches.rules.errors import RulesError
 from matches.services.access import Actor, Role, match_role
+from matches.services.report_budget import rejected_submission_trim
 from matches.signals import announce_match_changed, announce_match_completed
 from matches.statements import MARKER, CompiledSelect, insert_row, update_row
 from tournament.api_errors import Conflict, DomainError
@@ -188,7 +189,8 @@ def _submission(
 ) -> Submission:
     user = actor.user if actor.user is not None and actor.user.is_authenticated else None
     via_entry = role.entry_id if role is not None else (actor.entry.pk if actor.entry else None)
-    return Submission(
+    link = actor.key or (actor.entry.report_key if actor.entry else None)
+    submission = Submission(
         match=match,
         kind=kind,
         status=Submission.Status.REJECTED if error else Submission.Status.ACCEPTED,
@@ -202,6 +204,7 @@ def _submission(
         file_text=storable(file_text),
         **(error_fields(error) if error else {}),
     )
+    return rejected_submission_trim(submission, key=link)  # a refusal's storage is capped
 
 
 def submission_run(
