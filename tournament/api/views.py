@@ -17,7 +17,7 @@ from drf_spectacular.utils import (
     inline_serializer,
 )
 from rest_framework import generics, serializers, status
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -32,6 +32,7 @@ from tournament.api.permissions import (
     tournament_id_of,
 )
 from tournament.api_errors import DomainError
+from tournament.json_parser import DepthLimitedJSONParser
 from tournament.models import Entry, Event, Player, Round, Tournament
 from tournament.services.common import refuse
 from tournament.services.imports import players_import_csv
@@ -149,7 +150,7 @@ class PlayerDetailView(generics.RetrieveAPIView):
 
 class PlayerImportView(APIView):
     permission_classes = [CanManagePlayers]
-    parser_classes = [MultiPartParser, FormParser, JSONParser]
+    parser_classes = [MultiPartParser, FormParser, DepthLimitedJSONParser]
 
     @extend_schema(
         operation_id="players_import",
