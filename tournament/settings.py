@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from here, not a CDN
     "tournament",
     "matches",
 ]
@@ -62,6 +63,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "tournament.urls"
@@ -233,6 +235,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Events, brackets, matches and game-by-game results.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI from the drf-spectacular-sidecar package (static files, pinned), not a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -253,17 +258,46 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# Content-Security-Policy on every response (Django's own middleware): scripts and
+# styles from this site only (htmx and Swagger UI are vendored); style attributes are
+# allowed (bar widths in the brackets), inline scripts are not.
+SECURE_CSP = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
+
 if not DEBUG:
     SESSION_COOKIE_HTTPONLY = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
     X_FRAME_OPTIONS = "DENY"
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES")
-    CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES")
+    # Served over HTTPS (deploy/nginx.conf): cookies only over TLS unless SECURE_COOKIES=0
+    # (a plain-HTTP trial only), HSTS; nginx redirects plain HTTP, and with
+    # SECURE_SSL_REDIRECT=1 (the compose settings) Django does too.
+    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=True)
+    CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=True)
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT")
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the container's own health probe is plain HTTP
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD")
+    # Preloading is the operator's decision for their whole domain: not asked for here.
+    SILENCED_SYSTEM_CHECKS = ["security.W021"]
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"private_links": {"()": "tournament.access_log.MaskPrivateLinks"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["private_links"]},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }

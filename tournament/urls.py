@@ -3,7 +3,7 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from tournament import health
 from tournament.login_throttle import ThrottledLoginView, throttled_login
@@ -17,7 +17,8 @@ urlpatterns = [
     path("director/", include("tournament.console.urls")),
     path("api/", include("tournament.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # Split view: the page and its start-up script are two responses (no inline script).
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("", include("matches.urls")),  # /r/<key>/, /me/, /director/disputes/, audit
     path("", include("tournament.urls_league")),  # CSV, match zip, .ics, series pages
     path("", include("tournament.public.urls")),
