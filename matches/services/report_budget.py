@@ -39,7 +39,9 @@ def _link(submission: Submission, key: str | None) -> str:
     if submission.via_entry_id:
         return f"entry:{submission.via_entry_id}"
     if submission.submitted_by is not None:  # with its creation time: test ids are reused
-        return f"user:{submission.submitted_by.pk}:{submission.submitted_by.date_joined}"
+        return (
+            f"user:{submission.submitted_by.pk}:{submission.submitted_by.date_joined.timestamp()}"
+        )
     return f"ip:{submission.ip_address or '-'}"
 
 
