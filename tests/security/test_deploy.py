@@ -188,3 +188,17 @@ def test_the_image_leaves_out_secrets_local_data_and_test_tools() -> None:
         assert tool not in runtime, tool
     assert "drf-spectacular-sidecar==" in runtime
     assert (ROOT / "requirements.txt").read_text().splitlines()[1] == "-r requirements/base.txt"
+
+
+def test_secure_cookies_are_the_default_with_debug_off() -> None:
+    env = {"SECRET_KEY": secrets.token_urlsafe(50), "DEBUG": "0"}
+    done = _manage(env, "shell", "-c", _PRINT_COOKIE_FLAGS)
+    assert done.stdout.split()[-2:] == ["True", "True"], done.stderr
+    opted_out = _manage({**env, "SECURE_COOKIES": "0"}, "shell", "-c", _PRINT_COOKIE_FLAGS)
+    assert opted_out.stdout.split()[-2:] == ["False", "False"], opted_out.stderr
+
+
+_PRINT_COOKIE_FLAGS = (
+    "from django.conf import settings; "
+    "print(settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE)"
+)
