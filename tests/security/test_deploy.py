@@ -64,6 +64,7 @@ def _manage(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]
 def test_check_deploy_passes_with_the_compose_settings() -> None:
     env = _container_env(_operator_env())
     assert env["DATABASE_URL"].startswith("postgres://bgdirector:")
+    assert env["NUM_PROXIES"] == "1"  # nginx appends the client's address
     done = _manage(env, "check", "--deploy", "--fail-level", "WARNING")
     assert done.returncode == 0, done.stdout + done.stderr
 
