@@ -203,7 +203,10 @@ def director_decision(kind: str) -> Callable[[Callable[P, T]], Callable[P, T]]:
                     kind=kind,
                     actor=Actor(user=by),
                     meta=RequestMeta(),
-                    payload={"service": service.__name__},
+                    payload={
+                        "service": service.__name__,
+                        **{k: str(v) for k, v in kwargs.items() if k not in ("match", "by")},
+                    },
                     error=refusal,
                     role_of=lambda **_: Role(side=None, entry_id=None, director=False),
                 )

@@ -67,6 +67,10 @@ def test_the_api_refuses_correcting_ones_own_match(scene) -> None:
     assert refused.status_code == 403
     assert refused.json()["code"] == "own-match"
     assert _refusals(match) == ["own-match"]
+    refused_attempt = Submission.objects.get(match=match)
+    assert refused_attempt.submitted_by == playing
+    assert refused_attempt.payload["service"] == "match_correct_winner"
+    assert refused_attempt.payload["winner"] == str(match.entry2)
     match.refresh_from_db()
     assert match.winner_id == match.entry1_id
 
