@@ -10,7 +10,7 @@ PYTEST := $(BIN)/pytest
 
 .PHONY: venv run serve worker beat test test-sqlite test-services lint bench stress browser-deps clean
 
-$(BIN)/.installed: requirements.txt
+$(BIN)/.installed: requirements.txt requirements/base.txt
 	@test -n "$(PYTHON)" || { echo "No Python 3.12+ found: install python3.12 or set PYTHON=..."; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --disable-pip-version-check -r requirements.txt

@@ -17,11 +17,18 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from matches import selectors
+from matches.client_address import client_address
 from matches.errors import REFUSALS, Invalid, refusal_status, refusal_text
 from matches.finished import entry_finished
 from matches.forms import DisputeForm, GameForm, RecordForm, ResolveForm
 from matches.models import Match
-from matches.services.access import Actor, EventFinished, director_role, entry_by_report_key
+from matches.report_throttle import link_rate_limited
+from matches.services.access import (
+    Actor,
+    EventFinished,
+    director_reader_role,
+    entry_by_report_key,
+)
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
 from matches.services.ledger import RequestMeta, submission_reject
 from matches.services.records import file_too_large, max_file_bytes, record_upload
@@ -31,7 +38,7 @@ from tournament.models import Entry
 
 def request_meta(request: HttpRequest) -> RequestMeta:
     return RequestMeta(
-        ip=request.META.get("REMOTE_ADDR") or None,
+        ip=client_address(request) or None,
         user_agent=request.META.get("HTTP_USER_AGENT", "")[:300],
     )
 
@@ -143,6 +150,7 @@ def _store_invalid(
 
 
 @require_POST
+@link_rate_limited
 def entry_game(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
     entry = entry_by_report_key(key=key)
     match = _entry_match(entry, match_id)
@@ -164,6 +172,7 @@ def entry_game(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
 
 
 @require_POST
+@link_rate_limited
 def entry_record(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
     entry = entry_by_report_key(key=key)
     match = _entry_match(entry, match_id)
@@ -194,6 +203,7 @@ def entry_record(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
 
 
 @require_POST
+@link_rate_limited
 def entry_confirm(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
     try:
         entry = entry_by_report_key(key=key)
@@ -210,6 +220,7 @@ def entry_confirm(request: HttpRequest, key: str, match_id: int) -> HttpResponse
 
 
 @require_POST
+@link_rate_limited
 def entry_dispute(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
     entry = entry_by_report_key(key=key)
     match = _entry_match(entry, match_id)
@@ -270,7 +281,7 @@ def director_audit(request: HttpRequest, match_id: int) -> HttpResponse:
         pk=match_id,
     )
     actor = Actor(user=request.user)  # type: ignore[arg-type]
-    director_role(match=match, actor=actor)
+    director_reader_role(match=match, actor=actor)
     form = ResolveForm(match=match)
     refusal = None
     status = 200

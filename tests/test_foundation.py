@@ -14,6 +14,7 @@ from django.core.cache import cache
 from django.test import override_settings
 
 from bench.server import free_port, start_redis
+from tests.factories import UserFactory
 from tournament.models import Player
 from tournament.tasks import health_probe
 
@@ -43,6 +44,7 @@ def private_redis():
 
 def test_healthz_answers_503_when_redis_stops(client, private_redis):
     proc, url = private_redis
+    client.force_login(UserFactory(is_staff=True))  # staff see the backends
     redis_cache = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",

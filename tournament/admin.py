@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
+from matches.admin import ReadOnlyAdmin
 from tournament import models
 
 
@@ -25,12 +26,18 @@ class TournamentAdmin(admin.ModelAdmin):
 class RoundInline(admin.TabularInline):
     model = models.Round
     extra = 0
+    can_delete = False
+    readonly_fields = ["status", "started_at"]  # rounds start through the services
+
+    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
 
 
 @admin.register(models.Event)
 class EventAdmin(admin.ModelAdmin):
     list_display = ["name", "tournament", "kind", "format", "status"]
     list_filter = ["format", "kind", "status"]
+    readonly_fields = ["status", "champion"]  # results decide them, through the services
     inlines = [RoundInline]
 
 
@@ -39,8 +46,9 @@ class EntryAdmin(admin.ModelAdmin):
     list_display = ["player", "event", "seed", "status"]
     list_filter = ["status"]
     raw_id_fields = ["player", "event"]
+    readonly_fields = ["status", "checked_in_at"]  # check-in and withdrawal: the services
 
 
 admin.site.register(models.Series)
-admin.site.register(models.Draw)
-admin.site.register(models.RatingChange)
+admin.site.register(models.Draw, ReadOnlyAdmin)
+admin.site.register(models.RatingChange, ReadOnlyAdmin)

@@ -1,4 +1,8 @@
-"""System checks: refuse to run the site without a secret key when DEBUG is off."""
+"""System checks: refuse to run the site without a secret key of its own when DEBUG is off.
+
+A key that was ever published (the old ``deploy/env.example`` one, placeholders) signs
+nothing safely: every deployment that kept it shares it with the world.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,18 @@ from django.core.checks import Error, register
 from django.core.exceptions import ImproperlyConfigured
 
 MISSING_SECRET_KEY = "SECRET_KEY must be set when DEBUG is off."
+EXAMPLE_SECRET_KEY = "SECRET_KEY is an example value: generate one of your own (deploy/DEPLOY.md)."
+
+#: Keys that were published, or placeholders people leave in (compared case-insensitively).
+PUBLISHED_KEYS = frozenset(
+    {
+        "change-me-to-a-long-random-string",
+        "change-me",
+        "changeme",
+        "secret",
+        "dev-only-insecure-key",
+    }
+)
 
 
 def has_secret_key() -> bool:
@@ -19,20 +35,36 @@ def has_secret_key() -> bool:
         return False
 
 
+def is_example_key() -> bool:
+    """Whether the configured key is a published example (only refused when DEBUG is off)."""
+    key = str(settings.SECRET_KEY).strip().lower()
+    return not settings.DEBUG and (key in PUBLISHED_KEYS or key.startswith("change-me"))
+
+
 def require_secret_key() -> None:
-    """Raise unless a secret key is configured (called by the WSGI/ASGI entry points)."""
+    """Raise unless a secret key of the site's own is configured (WSGI/ASGI entry points)."""
     if not has_secret_key():
         raise ImproperlyConfigured(MISSING_SECRET_KEY)
+    if is_example_key():
+        raise ImproperlyConfigured(EXAMPLE_SECRET_KEY)
 
 
 @register()
 def secret_key_check(app_configs: Any, **kwargs: Any) -> list[Error]:
-    if has_secret_key():
-        return []
-    return [
-        Error(
-            MISSING_SECRET_KEY,
-            hint="Set SECRET_KEY, or DEBUG=1 for development.",
-            id="tournament.E001",
-        )
-    ]
+    if not has_secret_key():
+        return [
+            Error(
+                MISSING_SECRET_KEY,
+                hint="Set SECRET_KEY, or DEBUG=1 for development.",
+                id="tournament.E001",
+            )
+        ]
+    if is_example_key():
+        return [
+            Error(
+                EXAMPLE_SECRET_KEY,
+                hint="python -c 'import secrets; print(secrets.token_urlsafe(50))'",
+                id="tournament.E002",
+            )
+        ]
+    return []

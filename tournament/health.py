@@ -1,4 +1,9 @@
-"""``/healthz``: database, cache and broker status as JSON; 503 when one is down."""
+"""``/healthz``: database, cache and broker status as JSON; 503 when one is down.
+
+Anonymous callers (load balancers, uptime probes) see only ``ok``/``down`` per
+component; staff also see the backend, the time taken and the error, which may name
+hosts and ports.
+"""
 
 from __future__ import annotations
 
@@ -44,7 +49,7 @@ CHECKS: dict[str, Callable[[], str]] = {
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Run each check; report its status, backend and time taken."""
+    """Run each check; report its status (to staff: also backend, error and time taken)."""
     report: dict[str, dict[str, object]] = {}
     healthy = True
     for name, check in CHECKS.items():
@@ -55,6 +60,9 @@ def healthz(request: HttpRequest) -> JsonResponse:
             healthy = False
             report[name] = {"status": "down", "error": f"{type(exc).__name__}: {exc}"[:300]}
         report[name]["ms"] = round((time.perf_counter() - started) * 1000, 1)
+    user = getattr(request, "user", None)
+    if not (user is not None and user.is_authenticated and user.is_staff):
+        report = {name: {"status": row["status"]} for name, row in report.items()}
     return JsonResponse(
         {"status": "ok" if healthy else "down", "services": report}, status=200 if healthy else 503
     )

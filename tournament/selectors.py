@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db.models import (
     Count,
+    Exists,
     IntegerField,
     Min,
     OuterRef,
@@ -70,12 +71,35 @@ def tournaments_visible_to(user: User | Any) -> QuerySet[Tournament]:
 # ---- players, events ---------------------------------------------------------------
 
 
-def player_list(*, q: str = "") -> QuerySet[Player]:
-    """Players, optionally those whose name, club or email contains ``q``."""
+def players_visible_to(user: User | Any) -> QuerySet[Player]:
+    """Players the user may see: those entered in a tournament visible to them, and
+    those entered nowhere yet. A player seen only in private tournaments the user
+    does not direct stays hidden (staff see everyone)."""
     qs = Player.objects.all()
+    if user is not None and user.is_authenticated and (user.is_staff or user.is_superuser):
+        return qs
+    entries = Entry.objects.filter(player=OuterRef("pk"))
+    visible = tournaments_visible_to(user).values("pk")
+    return qs.filter(~Exists(entries) | Exists(entries.filter(event__tournament__in=visible)))
+
+
+def player_list(*, q: str = "", user: User | Any = None) -> QuerySet[Player]:
+    """Players visible to ``user`` whose name or club contains ``q``; directors (of any
+    tournament) and staff also match on email, to find a player they are adding."""
+    qs = players_visible_to(user)
     if q:
-        qs = qs.filter(Q(name__icontains=q) | Q(club__icontains=q) | Q(email__icontains=q))
+        match = Q(name__icontains=q) | Q(club__icontains=q)
+        if user_directs_any(user):
+            match |= Q(email__icontains=q)
+        qs = qs.filter(match)
     return qs
+
+
+def user_directs_any(user: User | Any) -> bool:
+    """Whether ``user`` directs some tournament (or is staff): the players' managers."""
+    if user is None or not user.is_authenticated:
+        return False
+    return bool(user.is_staff or user.is_superuser or user.directed_tournaments.exists())
 
 
 def event_list(tournament: Tournament) -> QuerySet[Event]:

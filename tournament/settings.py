@@ -31,6 +31,10 @@ ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 CSRF_FAILURE_VIEW = "tournament.error_pages.csrf_failure"  # a styled page, not a bare 403
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+# Trusted reverse proxies in front of the app (the compose nginx: 1). Client addresses
+# (throttles, the audit) are read from the right of X-Forwarded-For past that many hops;
+# 0 uses REMOTE_ADDR and ignores the header, which any client can write.
+NUM_PROXIES = int(os.environ.get("NUM_PROXIES", "0") or 0)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -42,6 +46,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from here, not a CDN
     "tournament",
     "matches",
 ]
@@ -51,12 +56,15 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "tournament.edge.NulQueryMiddleware",
+    "tournament.edge.PrivateLinkNoStoreMiddleware",
     "tournament.body_limit.BodyLimitMiddleware",  # before CSRF reads an oversized upload
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "tournament.error_pages.AppErrorMiddleware",  # a refusal no view caught: 4xx, not 500
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "tournament.urls"
@@ -181,6 +189,10 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 # Result reporting: the largest match file accepted; bench-only endpoints (make bench).
 MATCH_FILE_MAX_BYTES = int(os.environ.get("MATCH_FILE_MAX_BYTES", "1048576"))
 BENCH_ENDPOINTS = env_bool("BENCH_ENDPOINTS")
+# Report endpoints (/r/<key>/..., /api/matches/<id>/games/ ...): requests per link (key,
+# account or address) and rejected reports per link and hour whose content is stored.
+REPORT_LINK_RATE = os.environ.get("REPORT_LINK_RATE", "120/min")
+REPORT_REJECTED_KEPT_PER_HOUR = int(os.environ.get("REPORT_REJECTED_KEPT_PER_HOUR", "60"))
 
 # Email: the console by default; SMTP when EMAIL_HOST is set. Sent by tasks, never in a request.
 if os.environ.get("EMAIL_HOST"):
@@ -206,17 +218,26 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PARSER_CLASSES": [
+        "tournament.json_parser.DepthLimitedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "tournament.api_errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {"login": "10/min"},
+    "NUM_PROXIES": NUM_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Backgammon Tournament Director API",
     "DESCRIPTION": "Events, brackets, matches and game-by-game results.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI from the drf-spectacular-sidecar package (static files, pinned), not a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -237,17 +258,46 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# Content-Security-Policy on every response (Django's own middleware): scripts and
+# styles from this site only (htmx and Swagger UI are vendored); style attributes are
+# allowed (bar widths in the brackets), inline scripts are not.
+SECURE_CSP = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
+
 if not DEBUG:
     SESSION_COOKIE_HTTPONLY = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
     X_FRAME_OPTIONS = "DENY"
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES")
-    CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES")
+    # Served over HTTPS (deploy/nginx.conf): cookies only over TLS unless SECURE_COOKIES=0
+    # (a plain-HTTP trial only), HSTS; nginx redirects plain HTTP, and with
+    # SECURE_SSL_REDIRECT=1 (the compose settings) Django does too.
+    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=True)
+    CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=True)
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT")
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the container's own health probe is plain HTTP
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD")
+    # Preloading is the operator's decision for their whole domain: not asked for here.
+    SILENCED_SYSTEM_CHECKS = ["security.W021"]
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"private_links": {"()": "tournament.access_log.MaskPrivateLinks"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["private_links"]},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }

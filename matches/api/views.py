@@ -26,10 +26,12 @@ from rest_framework.views import APIView
 
 from matches.api import serializers as io
 from matches.api.shapes import MatchDetailSerializer, match_detail_data
+from matches.client_address import client_address
 from matches.errors import AppError, invalid_input
 from matches.models import Match
+from matches.report_throttle import ReportLinkThrottle
 from matches.selectors import match_detail, match_submissions
-from matches.services.access import Actor, director_role
+from matches.services.access import Actor, director_reader_role, director_role
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
 from matches.services.decisions import match_final_score
 from matches.services.ledger import RequestMeta, submission_reject
@@ -52,12 +54,13 @@ ERRORS = {
     403: OpenApiResponse(description="Not a player of this match nor a director"),
     404: OpenApiResponse(description="No such match"),
     409: OpenApiResponse(description="The match changed: e.g. the game is already recorded"),
+    429: OpenApiResponse(description="Too many reports from this link: wait (Retry-After)"),
 }
 
 
 def request_meta(request: Request) -> RequestMeta:
     """The reporter's address and browser, as stored with the submission."""
-    address = request.META.get("REMOTE_ADDR") or None
+    address = client_address(request) or None
     if address is not None:
         try:
             ipaddress.ip_address(address)
@@ -106,6 +109,7 @@ class ReportView(APIView):
     """A report endpoint: anyone may call it; the service decides who may act."""
 
     permission_classes = [AllowAny]
+    throttle_classes = [ReportLinkThrottle]
     kind = ""
     serializer_class: type[serializers.Serializer] = serializers.Serializer
 
@@ -340,6 +344,6 @@ class SubmissionListView(APIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         match = get_object_or_404(Match.objects.select_related("event"), pk=pk)
-        director_role(match=match, actor=request_actor(request, read_body=False))
+        director_reader_role(match=match, actor=request_actor(request, read_body=False))
         submissions = match_submissions(match=match)
         return Response(io.SubmissionSerializer(submissions, many=True).data)

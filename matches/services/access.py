@@ -5,6 +5,11 @@ private report link of an entry (``Entry.report_key``), or both. :func:`match_ro
 turns it into a :class:`Role` on one match, or refuses: nobody else may act.
 A user who plays in the match acts as that player, even if they also direct the
 tournament; directing a tournament gives rights on its matches only.
+
+A director's decisions on a match (resolve, forfeit, walkover, penalty, result entry,
+correction) all pass :func:`own_match_refuse`: nobody decides a match they play in
+(403 ``own-match``); another director of the tournament must. The refused attempt is
+kept as a rejected submission, so the audit of the match shows it.
 """
 
 from __future__ import annotations
@@ -12,12 +17,17 @@ from __future__ import annotations
 import hmac
 import string
 from dataclasses import dataclass
+from typing import ParamSpec, TypeVar
 
 from django.core.exceptions import PermissionDenied
 from rest_framework.exceptions import NotAuthenticated
 
+from matches.errors import Forbidden
 from matches.models import Match
 from tournament.models import Entry, Event, Tournament, User
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,8 +154,9 @@ def _key_role(match: Match, key: str) -> Role:
     raise PermissionDenied("This report link is not valid for this match.")
 
 
-def director_role(*, match: Match, actor: Actor) -> Role:
-    """The actor as a director of the match's tournament, whether or not they also play in it."""
+def director_reader_role(*, match: Match, actor: Actor) -> Role:
+    """The actor as a director of the match's tournament, to read (its audit), whether or
+    not they also play in it."""
     if actor.anonymous:
         raise NotAuthenticated("Log in as a director of this tournament.")
     if actor.user is not None and is_director(
@@ -153,3 +164,29 @@ def director_role(*, match: Match, actor: Actor) -> Role:
     ):
         return Role(side=None, entry_id=None, director=True)
     raise PermissionDenied("Only the tournament's directors may do this.")
+
+
+def director_role(*, match: Match, actor: Actor) -> Role:
+    """The actor as a director deciding on the match: not one who plays in it."""
+    role = director_reader_role(match=match, actor=actor)
+    own_match_refuse(match=match, user=actor.user)
+    return role
+
+
+class OwnMatch(Forbidden):
+    """A director tried to decide a match they play in."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "You play in this match: another director of the tournament must decide it.",
+            code="own-match",
+        )
+
+
+def own_match_refuse(*, match: Match, user: User | None) -> None:
+    """Raise :class:`OwnMatch` if ``user`` plays in ``match`` (the one own-match check)."""
+    if user is None or not user.is_authenticated:
+        return
+    entries = [pk for pk in (match.entry1_id, match.entry2_id) if pk is not None]
+    if entries and Entry.objects.filter(pk__in=entries, player__user_id=user.pk).exists():
+        raise OwnMatch()

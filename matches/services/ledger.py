@@ -22,6 +22,7 @@ from matches.errors import REFUSALS, AppError, Conflict
 from matches.models import Game, Match, Submission
 from matches.rules.errors import RulesError
 from matches.services.access import Actor, Role, match_role
+from matches.services.report_budget import rejected_submission_trim
 from matches.signals import announce_match_changed, announce_match_completed
 from matches.statements import MARKER, CompiledSelect, insert_row, update_row
 
@@ -174,7 +175,8 @@ def _submission(
 ) -> Submission:
     user = actor.user if actor.user is not None and actor.user.is_authenticated else None
     via_entry = role.entry_id if role is not None else (actor.entry.pk if actor.entry else None)
-    return Submission(
+    link = actor.key or (actor.entry.report_key if actor.entry else None)
+    submission = Submission(
         match=match,
         kind=kind,
         status=Submission.Status.REJECTED if error else Submission.Status.ACCEPTED,
@@ -188,6 +190,7 @@ def _submission(
         file_text=storable(file_text),
         **(error_fields(error) if error else {}),
     )
+    return rejected_submission_trim(submission, key=link)  # a refusal's storage is capped
 
 
 def submission_run(
@@ -217,8 +220,9 @@ def submission_run(
             if prelock is not None:
                 prelock()
             match = match_lock(match_id=match_id)
-            role = role_of(match=match, actor=actor)
-            try:
+            role: Role | None = None
+            try:  # a refused role (own-match) is kept as a rejected submission too
+                role = role_of(match=match, actor=actor)
                 if undoable:
                     with transaction.atomic():
                         outcome = decide(match, role)

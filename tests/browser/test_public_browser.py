@@ -152,9 +152,8 @@ def test_live_pages_follow_a_report_without_a_reload(tab, api):
         versions,
         strict=True,
     ):
-        t.page.wait_for_function(
-            f"document.querySelector('{sel}').dataset.version !== '{version}'", timeout=20_000
-        )
+        # A selector, not wait_for_function: the page's CSP forbids the eval that needs.
+        t.page.wait_for_selector(f"{sel}:not([data-version='{version}'])", timeout=20_000)
         assert t.page.evaluate("window.notReloaded") is True  # swapped in place, not reloaded
     assert watcher.page.locator("#match-live .score-table td.big").first.inner_text() == score
     assert bracket.page.locator(f"#m{match.pk} .line .score").first.inner_text() == score

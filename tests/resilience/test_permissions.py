@@ -192,6 +192,7 @@ MATRIX: list[Row] = [
 #: Routes outside the matrix, with the reason.
 NOT_IN_MATRIX = {
     "admin": "Django's admin: staff only, its own permission system",
+    "admin/login/": "the admin's login, throttled: tests/security/test_login_throttle.py",
     "login": "tested by test_login_is_throttled and the CSRF test",
     "logout": "tested by the CSRF test",
     "api/auth/token/": "tested by test_login_is_throttled",

@@ -1,13 +1,24 @@
-"""``POST /api/auth/token/``: a token for a username and password (throttled)."""
+"""``POST /api/auth/token/``: a token for a username and password (throttled).
+
+Two limits: DRF's per-address rate (10 a minute, the address read behind
+``NUM_PROXIES`` trusted proxies) and the login backoff per address and username
+shared with the HTML and admin logins (tournament/login_throttle.py).
+"""
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.exceptions import Throttled, ValidationError
 from rest_framework.throttling import AnonRateThrottle
+
+from tournament import login_throttle
 
 
 class LoginThrottle(AnonRateThrottle):
     scope = "login"
+
+    def get_ident(self, request):  # type: ignore[no-untyped-def]
+        return login_throttle.client_address(request)
 
 
 class TokenView(ObtainAuthToken):
@@ -17,9 +28,19 @@ class TokenView(ObtainAuthToken):
         responses={
             200: inline_serializer("Token", {"token": serializers.CharField()}),
             400: OpenApiResponse(description="Missing fields, or a wrong username or password"),
-            429: OpenApiResponse(description="Too many attempts: wait a minute"),
+            429: OpenApiResponse(description="Too many attempts: wait (see Retry-After)"),
         },
         operation_id="auth_token_create",
     )
     def post(self, request, *args, **kwargs):  # type: ignore[no-untyped-def]
-        return super().post(request, *args, **kwargs)
+        username = request.data.get("username", "") if hasattr(request.data, "get") else ""
+        wait = login_throttle.refusal(request, username)
+        if wait is not None:
+            raise Throttled(wait=wait)
+        try:
+            response = super().post(request, *args, **kwargs)
+        except ValidationError:
+            login_throttle.failure_record(request, username)
+            raise
+        login_throttle.success_record(username)
+        return response

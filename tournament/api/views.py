@@ -17,7 +17,7 @@ from drf_spectacular.utils import (
     inline_serializer,
 )
 from rest_framework import generics, serializers, status
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -33,6 +33,7 @@ from tournament.api.permissions import (
     tournament_id_of,
 )
 from tournament.api_errors import DomainError
+from tournament.json_parser import DepthLimitedJSONParser
 from tournament.models import Entry, Event, Player, Round, Tournament, User
 from tournament.services.common import refuse
 from tournament.services.imports import players_import_csv
@@ -111,11 +112,20 @@ class PlayerListView(generics.ListAPIView):
     permission_classes = [CanManagePlayers]
 
     def get_queryset(self) -> QuerySet[Player]:
-        return selectors.player_list(q=self.request.query_params.get("q", "").strip())
+        return selectors.player_list(
+            q=self.request.query_params.get("q", "").strip(), user=self.request.user
+        )
 
     @extend_schema(
         operation_id="players_list",
-        parameters=[OpenApiParameter("q", str, description="Part of a name, club or email")],
+        parameters=[
+            OpenApiParameter(
+                "q",
+                str,
+                description="Part of a name or club (directors: or email). Players seen "
+                "only in private tournaments are listed to their directors only.",
+            )
+        ],
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
@@ -134,7 +144,9 @@ class PlayerListView(generics.ListAPIView):
 
 class PlayerDetailView(generics.RetrieveAPIView):
     serializer_class = io.PlayerSerializer
-    queryset = Player.objects.all()
+
+    def get_queryset(self) -> QuerySet[Player]:
+        return selectors.players_visible_to(self.request.user)
 
     @extend_schema(
         operation_id="players_retrieve", responses={200: io.PlayerSerializer, **READ_ERRORS}
@@ -145,7 +157,7 @@ class PlayerDetailView(generics.RetrieveAPIView):
 
 class PlayerImportView(APIView):
     permission_classes = [CanManagePlayers]
-    parser_classes = [MultiPartParser, FormParser, JSONParser]
+    parser_classes = [MultiPartParser, FormParser, DepthLimitedJSONParser]
 
     @extend_schema(
         operation_id="players_import",

@@ -19,7 +19,7 @@ from django.db.models import Q
 from tournament.models import Entry, Event, Player, User
 from tournament.services.common import refuse
 from tournament.services.entries import entry_register
-from tournament.services.players import MAX_RATING
+from tournament.services.players import MAX_RATING, text_problem
 
 COLUMNS = ("name", "email", "rating", "club", "country")
 MAX_ROWS = 5000
@@ -103,6 +103,10 @@ def _parse(text: str) -> tuple[list[_Row], list[RowError]]:
             row_errors.append(RowError(line, "name", "The name is empty."))
         elif len(name) > 120:
             row_errors.append(RowError(line, "name", "The name is longer than 120 characters."))
+        elif problem := text_problem(name):
+            row_errors.append(RowError(line, "name", problem))
+        if problem := text_problem(club, "A club"):
+            row_errors.append(RowError(line, "club", problem))
         if email:
             try:
                 validate_email(email)

@@ -2,12 +2,30 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from django.db import transaction
 
 from tournament.models import Player, User
 from tournament.services.common import refuse
 
 MAX_RATING = 4000.0
+#: Joiners some scripts need inside a word (Persian, Indic); other format characters
+#: (bidi overrides and isolates, zero-width spaces) are refused.
+ALLOWED_FORMAT = frozenset("\u200c\u200d")
+
+
+def text_problem(text: str, what: str = "A name") -> str | None:
+    """Why ``text`` cannot be a name (line breaks, tabs, bidi or other control
+    characters), or None. Used for names and clubs by every way players arrive."""
+    for char in text:
+        category = unicodedata.category(char)
+        if category in ("Cc", "Zl", "Zp") or (category == "Cf" and char not in ALLOWED_FORMAT):
+            kind = (
+                "a line break" if char in "\r\n\x0b\x0c\x85\u2028\u2029" else "a control character"
+            )
+            return f"{what} may not contain {kind} (U+{ord(char):04X})."
+    return None
 
 
 def _clean(
@@ -18,6 +36,9 @@ def _clean(
         raise refuse("A player needs a name.", code="invalid", field="name")
     if len(name) > 120:
         raise refuse("A name has at most 120 characters.", code="invalid", field="name")
+    for value, field, what in ((name, "name", "A name"), (club or "", "club", "A club")):
+        if problem := text_problem(value, what):
+            raise refuse(problem, code="invalid", field=field)
     if rating is not None and not 0 < rating <= MAX_RATING:
         raise refuse(
             f"A rating is above 0 and at most {MAX_RATING:g}, not {rating:g}.",

@@ -1,0 +1,36 @@
+"""The client's address, as far as it can be believed.
+
+``REMOTE_ADDR`` is the nearest hop. Behind ``settings.NUM_PROXIES`` trusted reverse
+proxies (the compose nginx: 1) it is the proxy, and each proxy appends the address
+it saw to ``X-Forwarded-For``; whatever a client writes there itself is on the left.
+So the ``NUM_PROXIES``-th entry from the right is the client, and nothing else is.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+from django.conf import settings
+from django.http import HttpRequest
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's address, trusting ``settings.NUM_PROXIES`` proxies in front of us.
+
+    Each trusted proxy appends the address it saw to ``X-Forwarded-For``; what a client
+    sends itself is on the left, so only the ``NUM_PROXIES``-th entry from the right
+    can be believed.
+    """
+    remote = str(request.META.get("REMOTE_ADDR", ""))
+    proxies = settings.NUM_PROXIES
+    if proxies <= 0:
+        return remote
+    forwarded = [a.strip() for a in str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",")]
+    forwarded = [a for a in forwarded if a]
+    if not forwarded:
+        return remote
+    address = forwarded[-min(proxies, len(forwarded))]
+    try:
+        return str(ipaddress.ip_address(address))
+    except ValueError:  # not written by a proxy of ours
+        return remote

@@ -1,0 +1,92 @@
+"""Reports per link per minute: the /r/<key>/ forms and the API's report endpoints.
+
+One limit, ``settings.REPORT_LINK_RATE`` (e.g. ``120/min``), counted in the cache per
+link: the private key (the URL's, ``X-Report-Key`` or a JSON body's ``key``), else
+the account. A phone reporting a match never comes near it; a script replaying a
+link is answered 429 with ``Retry-After`` before anything is parsed or stored.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from rest_framework.exceptions import ParseError
+from rest_framework.throttling import BaseThrottle
+
+PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def rate() -> tuple[int, int]:
+    """``REPORT_LINK_RATE`` as (requests, seconds)."""
+    count, _, period = settings.REPORT_LINK_RATE.partition("/")
+    return int(count), PERIODS[period.strip()[:1]]
+
+
+def link_wait(link: str) -> int | None:
+    """Count one request for ``link``; seconds to wait if it is over the rate, else None."""
+    limit, seconds = rate()
+    now = time.time()
+    window = int(now // seconds)
+    counter = f"report-rate:{link}:{window}"
+    try:
+        count = 1 if cache.add(counter, 1, seconds) else cache.incr(counter)
+    except Exception:  # cache down: do not refuse reports
+        return None
+    if count <= limit:
+        return None
+    return max(1, int((window + 1) * seconds - now))
+
+
+def _api_link(request: Any) -> str | None:
+    """The link a report comes by; None for no credentials (answered 401, nothing stored)."""
+    key = request.headers.get("X-Report-Key")
+    if not key and request.content_type.startswith("application/json"):
+        try:  # a JSON body may carry the key (multipart is left unread)
+            data = request.data
+        except ParseError:  # the view answers that
+            data = None
+        key = data.get("key") if isinstance(data, dict) else None
+    if isinstance(key, str) and key:
+        return f"key:{key[:64]}"
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        # With the account's creation time: test databases reuse ids, production does not.
+        return f"user:{user.pk}:{user.date_joined.timestamp()}"
+    return None
+
+
+class ReportLinkThrottle(BaseThrottle):
+    """DRF throttle for the report endpoints (POSTs only), per link."""
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        link = _api_link(request) if request.method == "POST" else None
+        self._wait = link_wait(link) if link else None
+        return self._wait is None
+
+    def wait(self) -> float | None:
+        return self._wait
+
+
+def link_rate_limited(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """For a /r/<key>/ view: 429 once the link is over the rate."""
+
+    @functools.wraps(view)
+    def limited(request: HttpRequest, key: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        wait = link_wait(f"key:{key[:64]}")
+        if wait is not None:
+            response = HttpResponse(
+                f"Too many reports from this link. Wait {wait} seconds and send it again.\n",
+                status=429,
+                content_type="text/plain; charset=utf-8",
+            )
+            response["Retry-After"] = str(wait)
+            return response
+        return view(request, key, *args, **kwargs)
+
+    return limited

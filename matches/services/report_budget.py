@@ -1,0 +1,77 @@
+"""What a refused report may cost in storage.
+
+Every report is kept (matches/services/ledger.py), so a link that sends a megabyte of
+junk twenty times a second must not fill the disk. A rejected submission keeps its
+file text and payload only up to a size (``STORED_TEXT_MAX``, ``STORED_PAYLOAD_MAX``),
+and only for the first ``settings.REPORT_REJECTED_KEPT_PER_HOUR`` rejections of a link
+in an hour; past that it keeps who, when, from where and why, without the content.
+Accepted submissions are kept whole (the match file is the record).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+
+from matches.models import Submission
+
+#: Characters of a rejected report's file text kept; bytes of its payload as JSON.
+STORED_TEXT_MAX = 64 * 1024
+STORED_PAYLOAD_MAX = 16 * 1024
+TRUNCATED = "\n[... cut: {n} characters not stored]"
+
+
+def _payload_size(payload: Any) -> int:
+    try:
+        return len(json.dumps(payload, default=str))
+    except (TypeError, ValueError, RecursionError):
+        return STORED_PAYLOAD_MAX + 1
+
+
+def _link(submission: Submission, key: str | None) -> str:
+    """Whose budget: the private link, else the account, else the address."""
+    if key:
+        return f"key:{key}"
+    if submission.via_entry_id:
+        return f"entry:{submission.via_entry_id}"
+    if submission.submitted_by is not None:  # with its creation time: test ids are reused
+        return (
+            f"user:{submission.submitted_by.pk}:{submission.submitted_by.date_joined.timestamp()}"
+        )
+    return f"ip:{submission.ip_address or '-'}"
+
+
+def _within_budget(link: str) -> bool:
+    window = int(time.time() // 3600)
+    counter = f"report-budget:{link}:{window}"
+    try:
+        count = 1 if cache.add(counter, 1, 3600) else cache.incr(counter)
+    except Exception:  # cache down: keep the content (sizes are still capped)
+        return True
+    return count <= settings.REPORT_REJECTED_KEPT_PER_HOUR
+
+
+def rejected_submission_trim(submission: Submission, *, key: str | None = None) -> Submission:
+    """Cap what a rejected submission stores (in place); accepted ones are left whole."""
+    if submission.status != Submission.Status.REJECTED:
+        return submission
+    if not _within_budget(_link(submission, key)):
+        cut_text, cut_payload = len(submission.file_text), _payload_size(submission.payload)
+        submission.file_text = ""
+        submission.payload = {"not_stored": "too many rejected reports from this link this hour"}
+        if cut_text or cut_payload:
+            submission.payload["cut"] = {"file_text": cut_text, "payload": cut_payload}
+        return submission
+    text = submission.file_text
+    if len(text) > STORED_TEXT_MAX:
+        submission.file_text = text[:STORED_TEXT_MAX] + TRUNCATED.format(
+            n=len(text) - STORED_TEXT_MAX
+        )
+    size = _payload_size(submission.payload)
+    if size > STORED_PAYLOAD_MAX:
+        submission.payload = {"not_stored": "payload too large", "cut": {"payload": size}}
+    return submission

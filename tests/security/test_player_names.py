@@ -1,0 +1,74 @@
+"""Player names refuse line breaks, bidi controls and other control characters with a
+field-level 400, through the one player service: API, console entry and CSV import."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.factories import TournamentFactory
+from tournament.models import Player
+from tournament.services.common import refuse
+from tournament.services.players import player_create
+
+pytestmark = pytest.mark.django_db
+
+BAD = [
+    "Eve\nAdmin",
+    "Eve\r\nAdmin",
+    "Eve\u2028Admin",
+    "Eve\tAdmin",
+    "\u202eevE",  # right-to-left override
+    "Eve\u2066x\u2069",  # isolates
+    "Eve\u200bAdmin",  # zero-width space
+    "Eve\x1b[31m",
+]
+
+
+@pytest.fixture
+def director_api() -> APIClient:
+    client = APIClient()
+    client.force_authenticate(TournamentFactory().directors.first())
+    return client
+
+
+@pytest.mark.parametrize("name", BAD, ids=repr)
+def test_the_api_refuses_control_characters_in_a_name(director_api: APIClient, name: str) -> None:
+    response = director_api.post("/api/players/", {"name": name}, format="json")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["detail"]["field"] == "name"
+    assert "may not contain" in body["message"]
+    assert not Player.objects.exists()
+
+
+def test_a_club_is_checked_too(director_api: APIClient) -> None:
+    response = director_api.post("/api/players/", {"name": "Eve", "club": "A\nB"}, format="json")
+    assert response.status_code == 400
+    assert response.json()["detail"]["field"] == "club"
+
+
+def test_names_in_other_scripts_still_pass() -> None:
+    for name in (
+        "Zoë O'Brien-Łukasz",
+        "\u0645\u062d\u0645\u062f\u200c\u0631\u0636\u0627",
+        "山田 太郎",
+        "Ana María",
+    ):
+        assert player_create(name=name).name == name
+
+
+def test_the_csv_import_refuses_them_per_row(director_api: APIClient) -> None:
+    csv = 'name,email,rating,club\n"Eve\nAdmin",,,\nBob,,,"\u202eclub"\nCarl,,,\n'
+    response = director_api.post("/api/players/import/", {"csv": csv}, format="json")
+    assert response.status_code == 400
+    errors = {(e["row"], e["field"]) for e in response.json()["detail"]["errors"]}
+    assert "name" in {f for _, f in errors}
+    assert "club" in {f for _, f in errors}
+    assert not Player.objects.exists()
+
+
+def test_the_service_names_the_field() -> None:
+    with pytest.raises(type(refuse("x", code="invalid"))) as refused:
+        player_create(name="Eve\u202e")
+    assert refused.value.extra["field"] == "name"

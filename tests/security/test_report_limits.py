@@ -1,0 +1,102 @@
+"""One private link cannot fill the disk: rejected reports keep capped content, only a
+budget of them per hour keeps any, and the report endpoints are rate-limited per link."""
+
+from __future__ import annotations
+
+import pytest
+import time_machine
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client, override_settings
+
+from matches.models import Match, Submission
+from matches.services.report_budget import STORED_PAYLOAD_MAX, STORED_TEXT_MAX
+from tests.factories import MatchFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def match() -> Match:
+    return MatchFactory()
+
+
+def _keyed(match: Match) -> Client:
+    return Client(HTTP_X_REPORT_KEY=match.entry1.report_key)
+
+
+def _rejected(match: Match) -> list[Submission]:
+    return list(
+        Submission.objects.filter(match=match, status=Submission.Status.REJECTED).order_by(
+            "version"
+        )
+    )
+
+
+def test_a_rejected_files_text_is_stored_only_up_to_a_size(match: Match) -> None:
+    junk = SimpleUploadedFile("junk.mat", b"not a match file\n" * 40_000)  # 680 kB
+    response = _keyed(match).post(f"/api/matches/{match.pk}/record/", {"file": junk})
+    assert response.status_code == 400
+    (stored,) = _rejected(match)
+    assert STORED_TEXT_MAX <= len(stored.file_text) < STORED_TEXT_MAX + 100
+    assert stored.file_text.endswith("characters not stored]")
+
+
+def test_a_rejected_payload_is_stored_only_up_to_a_size(match: Match) -> None:
+    body = {"winner": "nobody", "junk": "x" * (2 * STORED_PAYLOAD_MAX)}
+    response = _keyed(match).post(
+        f"/api/matches/{match.pk}/games/", body, content_type="application/json"
+    )
+    assert response.status_code == 400
+    (stored,) = _rejected(match)
+    assert stored.payload["not_stored"] == "payload too large"
+    assert stored.error_code == "invalid"
+
+
+@override_settings(REPORT_REJECTED_KEPT_PER_HOUR=2)
+def test_past_the_hourly_budget_a_rejection_keeps_no_content(match: Match) -> None:
+    client = _keyed(match)
+    with time_machine.travel("2030-01-01 12:00:10", tick=False):
+        for n in range(3):
+            body = {"winner": "nobody", "n": n}
+            client.post(f"/api/matches/{match.pk}/games/", body, content_type="application/json")
+    first, second, third = _rejected(match)
+    assert first.payload["n"] == 0
+    assert second.payload["n"] == 1
+    assert "n" not in third.payload  # still kept: who, when and why, but not the content
+    assert third.payload["not_stored"].startswith("too many rejected reports")
+    assert third.error_code == "invalid"
+
+
+@override_settings(REPORT_LINK_RATE="3/min")
+def test_the_api_report_endpoints_are_rate_limited_per_link(match: Match) -> None:
+    client = _keyed(match)
+    with time_machine.travel("2030-01-01 12:00:10", tick=False):
+        codes = [
+            client.post(
+                f"/api/matches/{match.pk}/games/", {"winner": "x"}, content_type="application/json"
+            ).status_code
+            for _ in range(4)
+        ]
+        other = Client(HTTP_X_REPORT_KEY=match.entry2.report_key).post(
+            f"/api/matches/{match.pk}/games/", {"winner": "x"}, content_type="application/json"
+        )
+    assert codes == [400, 400, 400, 429]
+    assert other.status_code == 400  # another link has its own count
+    assert len(_rejected(match)) == 4
+
+
+@override_settings(REPORT_LINK_RATE="3/min")
+def test_the_private_link_forms_are_rate_limited(match: Match) -> None:
+    key = match.entry1.report_key
+    client = Client()
+    with time_machine.travel("2030-01-01 12:00:10", tick=False):
+        codes = [
+            client.post(f"/r/{key}/matches/{match.pk}/game/", {"winner": "9"}).status_code
+            for _ in range(4)
+        ]
+        last = client.post(f"/r/{key}/matches/{match.pk}/dispute/", {"reason": "x"})
+    assert codes[:3] != [429] * 3
+    assert codes[3] == 429
+    assert last.status_code == 429
+    assert int(last["Retry-After"]) > 0
+    assert len(_rejected(match)) == 3
