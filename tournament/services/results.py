@@ -36,7 +36,7 @@ def _lock(match: Match) -> Match:
     """The match row locked, after its event's (see ``event_lock``)."""
     event_lock(match.event_id)
     return (
-        Match.objects.select_for_update(of=("self",))
+        Match.objects.select_for_update(of=("self",), no_key=True)
         .select_related("round", "event")
         .get(pk=match.pk)
     )
