@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -13,6 +14,12 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from matches.rules.errors import RulesError
+
+log = logging.getLogger(__name__)
+
+#: SQLSTATE class 40, "transaction rollback": a deadlock (40P01) or a serialization
+#: failure (40001). The database is fine; this transaction lost a race and was undone.
+TRANSACTION_ROLLBACK = "40"
 
 
 class Conflict(exceptions.APIException):
@@ -56,12 +63,31 @@ def _first_message(detail: Any) -> str:
     return str(detail)
 
 
+def lost_a_race(exc: BaseException) -> bool:
+    """Whether ``exc`` is PostgreSQL undoing a transaction that lost a race (not an outage)."""
+    sqlstate = getattr(exc.__cause__, "sqlstate", None) or ""
+    return sqlstate.startswith(TRANSACTION_ROLLBACK)
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Shape errors as api.md fixes them; rules errors keep the engine's code and location."""
     if isinstance(exc, RulesError):
         return Response(
             {"code": exc.code, "message": exc.message, "detail": {**exc.as_dict(), **exc.data}},
             status=status.HTTP_400_BAD_REQUEST,
+        )
+    if isinstance(exc, OperationalError) and lost_a_race(exc):
+        log.warning("transaction undone by the database (%s): answered 503 busy", exc)
+        return Response(
+            {
+                "code": "busy",
+                "message": "Another change to the same matches was being saved at the same "
+                "moment, and yours was undone. Nothing of it was kept: send it again (a game "
+                "report sent again with its game_number is never counted twice).",
+                "detail": {},
+            },
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": "1"},
         )
     if isinstance(exc, (OperationalError, InterfaceError)):
         # The database is unreachable (restarting, failing over): ask the client to retry.
