@@ -8,7 +8,6 @@ from django.db.models import Prefetch, Q, QuerySet
 
 from matches.models import Game, Match, Submission
 from matches.rules.match import MatchRules, MatchState
-from matches.statements import MARKER, CompiledSelect
 from tournament.models import Entry, Player, User
 
 #: Statuses of a match a player still has to do something about.
@@ -30,22 +29,13 @@ def match_games(*, match: Match) -> list[Game]:
     return list(Game.objects.filter(match_id=match.pk, voided=False).order_by("number"))
 
 
-def _every_game(using: str) -> QuerySet[Game]:
-    return Game.objects.filter(match_id=MARKER).order_by("number", "id").defer("moves")
-
-
-#: A match's game rows without their moves: every game report reads them (built once).
-EVERY_GAME = CompiledSelect(Game, _every_game)
-
-
 def match_every_game(*, match: Match, moves: bool = False) -> list[Game]:
     """Every game row of the match in order, voided ones included (``voided`` tells).
 
     The move records (large for games read from a file) are left out unless asked for.
     """
-    if not moves:
-        return EVERY_GAME.rows(match.pk)
-    return list(Game.objects.filter(match_id=match.pk).order_by("number", "id"))
+    games = Game.objects.filter(match_id=match.pk).order_by("number", "id")
+    return list(games if moves else games.defer("moves"))
 
 
 def match_state(*, match: Match, games: Iterable[Game] | None = None) -> MatchState:
