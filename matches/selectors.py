@@ -8,6 +8,7 @@ from django.db.models import Prefetch, Q, QuerySet
 
 from matches.models import Game, Match, Submission
 from matches.rules.match import MatchRules, MatchState
+from matches.services.rows import match_game_rows
 from tournament.models import Entry, Player, User
 
 #: Statuses of a match a player still has to do something about.
@@ -34,8 +35,9 @@ def match_every_game(*, match: Match, moves: bool = False) -> list[Game]:
 
     The move records (large for games read from a file) are left out unless asked for.
     """
-    games = Game.objects.filter(match_id=match.pk).order_by("number", "id")
-    return list(games if moves else games.defer("moves"))
+    if not moves:
+        return match_game_rows(match.pk)
+    return list(Game.objects.filter(match_id=match.pk).order_by("number", "id"))
 
 
 def match_state(*, match: Match, games: Iterable[Game] | None = None) -> MatchState:

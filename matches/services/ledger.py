@@ -15,15 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, connections, router, transaction
-from django.db.models import Max, QuerySet, Subquery, Value
-from django.db.models.expressions import CombinedExpression
-from django.db.models.functions import Coalesce
 from django.http import Http404
 from rest_framework.exceptions import ValidationError
 
 from matches.models import Game, Match, Submission
 from matches.rules.errors import RulesError
 from matches.services.access import Actor, Role, match_role
+from matches.services.rows import match_locked, row_insert, row_update
 from matches.signals import announce_match_changed, announce_match_completed
 from tournament.api_errors import Conflict, DomainError
 
@@ -130,15 +128,6 @@ def _jsonable(value: Any) -> Any:
     return storable(str(value))
 
 
-def _lock_queryset(using: str) -> QuerySet[Match]:
-    queryset = Match.objects.select_related("event", "round", "entry1__player", "entry2__player")
-    if connections[using].features.has_select_for_update_of:
-        queryset = queryset.select_for_update(of=("self",), no_key=True)
-    else:
-        queryset = queryset.select_for_update(no_key=True)
-    return queryset.order_by()
-
-
 #: Match primary keys are 64-bit: a larger id names no match (and must not reach SQL).
 ID_MAX = 2**63 - 1
 
@@ -149,30 +138,27 @@ def match_lock(*, match_id: int) -> Match:
     Its event, round, entries and players are read with it (not locked): access checks
     and the answer need them.
     """
-    using = router.db_for_write(Match)
-    found = list(_lock_queryset(using).filter(pk=match_id)) if 0 < match_id <= ID_MAX else []
-    match = found[0] if found else None
+    match = match_locked(match_id) if 0 < match_id <= ID_MAX else None
     if match is None:
         raise Http404("No Match matches the given query.")
     return match
 
 
-def _next_version(match: Match) -> CombinedExpression:
+def _next_version(match: Match) -> dict[str, tuple[str, list[Any]]]:
     """The submission's version, computed by the database as the row is inserted.
 
     The match row is locked, so no other report of it can take the same number; the
     unique constraint on (match, version) would refuse it anyway. Asking in the INSERT
-    (a new snapshot, after the lock was granted) saves a query on every report; Django
-    reads the value back with the row (``RETURNING``).
+    (a new snapshot, after the lock was granted) saves a query on every report.
     """
-    top = (
-        Submission.objects.filter(match_id=match.pk)
-        .order_by()
-        .values("match_id")
-        .annotate(top=Max("version"))
-        .values("top")
+    connection = connections[router.db_for_write(Submission)]
+    quote = connection.ops.quote_name
+    version, match_id = (Submission._meta.get_field(f).column for f in ("version", "match"))
+    sql = (
+        f"SELECT COALESCE(MAX({quote(version)}), 0) + 1 "
+        f"FROM {quote(Submission._meta.db_table)} WHERE {quote(match_id)} = %s"
     )
-    return Coalesce(Subquery(top), Value(0)) + Value(1)
+    return {"version": (sql, [match.pk])}
 
 
 def _submission(
@@ -241,8 +227,7 @@ def submission_run(
                 file_text=file_text,
                 error=outcome.error,
             )
-            submission.version = _next_version(match)
-            submission.save(force_insert=True)
+            row_insert(submission, computed=_next_version(match))
             _apply(match, outcome, submission)
     except IntegrityError:
         # Only reachable if two reports got past the row lock at once (it cannot on
@@ -270,11 +255,11 @@ def _apply(match: Match, outcome: Outcome, submission: Submission) -> None:
             game.match = match
             game.submission = submission
         if len(outcome.games) == 1:
-            outcome.games[0].save(force_insert=True)
+            row_insert(outcome.games[0])
         else:
             Game.objects.bulk_create(outcome.games)
     if outcome.match_changed:
-        match.save(update_fields=MATCH_FIELDS)
+        row_update(match, MATCH_FIELDS)
         announce_match_changed(match.pk, match.event_id, tournament_id=match.event.tournament_id)
     if outcome.completed:
         announce_match_completed(match.pk, match.event_id)
@@ -318,6 +303,5 @@ def submission_reject(
             file_text=file_text,
             error=error,
         )
-        submission.version = _next_version(match)
-        submission.save(force_insert=True)
+        row_insert(submission, computed=_next_version(match))
     return submission
