@@ -132,7 +132,9 @@ def _insert_sql(
     sqls = dict(computed)
     fields = _fields(model, skip=(model._meta.pk.attname,))  # type: ignore[union-attr]
     values = ", ".join(f"({sqls[f.attname]})" if f.attname in sqls else "%s" for f in fields)
-    returned = ["id", *(model._meta.get_field(n).column for n in sqls)]  # type: ignore[union-attr]
+    pk = model._meta.pk
+    assert pk is not None
+    returned = [pk.column, *(model._meta.get_field(n).column for n in sqls)]  # type: ignore[union-attr]
     return (
         f"INSERT INTO {_quote(using, model._meta.db_table)} "
         f"({', '.join(_quote(using, f.column) for f in fields)}) VALUES ({values}) "
@@ -159,7 +161,7 @@ def row_insert(
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         returned = cursor.fetchone()
-    for attname, value in zip(("id", *names), returned, strict=True):
+    for attname, value in zip((model._meta.pk.attname, *names), returned, strict=True):  # type: ignore[union-attr]
         setattr(obj, attname, value)
     obj._state.adding = False
     obj._state.db = using
@@ -168,8 +170,9 @@ def row_insert(
 @functools.cache
 def _update_sql(model: type[models.Model], using: str, names: tuple[str, ...]) -> str:
     meta = model._meta
+    assert meta.pk is not None
     sets = ", ".join(f"{_quote(using, meta.get_field(n).column)} = %s" for n in names)  # type: ignore[union-attr]
-    return f"UPDATE {_quote(using, meta.db_table)} SET {sets} WHERE {_quote(using, 'id')} = %s"
+    return f"UPDATE {_quote(using, meta.db_table)} SET {sets} WHERE {_quote(using, meta.pk.column)} = %s"
 
 
 def row_update(obj: models.Model, names: Sequence[str]) -> None:
