@@ -13,6 +13,7 @@ __all__ = ["second_worker"]
 pytestmark = [pytest.mark.stress, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
+@pytest.mark.timeout(1800)  # 20 tournaments: 5 minutes alone, more under load
 @pytest.mark.usefixtures("second_worker")
 def test_twenty_runs_of_a_fed_consolation_without_deadlock_or_stuck_match() -> None:
     run_repetitions(20)
