@@ -8,7 +8,7 @@ from django.db.models import Prefetch, Q, QuerySet
 
 from matches.models import Game, Match, Submission
 from matches.rules.match import MatchRules, MatchState, crawford_game_index
-from matches.statements import MARKER, CompiledSelect
+from matches.services.rows import match_game_rows
 from tournament.models import Entry, Player, User
 
 #: Statuses of a match a player still has to do something about.
@@ -30,21 +30,13 @@ def match_games(*, match: Match) -> list[Game]:
     return list(Game.objects.filter(match_id=match.pk, voided=False).order_by("number"))
 
 
-def _every_game(using: str) -> QuerySet[Game]:
-    return Game.objects.filter(match_id=MARKER).order_by("number", "id").defer("moves")
-
-
-#: A match's game rows without their moves: every game report reads them (built once).
-EVERY_GAME = CompiledSelect(Game, _every_game)
-
-
 def match_every_game(*, match: Match, moves: bool = False) -> list[Game]:
     """Every game row of the match in order, voided ones included (``voided`` tells).
 
     The move records (large for games read from a file) are left out unless asked for.
     """
     if not moves:
-        return EVERY_GAME.rows(match.pk)
+        return match_game_rows(match.pk)
     return list(Game.objects.filter(match_id=match.pk).order_by("number", "id"))
 
 

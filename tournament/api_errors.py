@@ -6,6 +6,7 @@ The application's own refusals are :class:`matches.errors.AppError`; ``DomainErr
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -21,6 +22,12 @@ from matches.errors import AppError, Conflict, Invalid
 from matches.rules.errors import RulesError
 
 __all__ = ["AppError", "Conflict", "DomainError", "exception_handler"]
+
+log = logging.getLogger(__name__)
+
+#: SQLSTATE class 40, "transaction rollback": a deadlock (40P01) or a serialization
+#: failure (40001). The database is fine; this transaction lost a race and was undone.
+TRANSACTION_ROLLBACK = "40"
 
 
 #: A business rule refused the request (HTTP 400 unless ``status_code`` says otherwise).
@@ -40,6 +47,12 @@ def _first_message(detail: Any) -> str:
     return str(detail)
 
 
+def lost_a_race(exc: BaseException) -> bool:
+    """Whether ``exc`` is PostgreSQL undoing a transaction that lost a race (not an outage)."""
+    sqlstate = getattr(exc.__cause__, "sqlstate", None) or ""
+    return sqlstate.startswith(TRANSACTION_ROLLBACK)
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Shape errors as api.md fixes them; rules errors keep the engine's code and location."""
     if isinstance(exc, RulesError):
@@ -50,6 +63,19 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, AppError):
         set_rollback()
         return Response(exc.as_dict(), status=exc.status)
+    if isinstance(exc, OperationalError) and lost_a_race(exc):
+        log.warning("transaction undone by the database (%s): answered 503 busy", exc)
+        return Response(
+            {
+                "code": "busy",
+                "message": "Another change to the same matches was being saved at the same "
+                "moment, and yours was undone. Nothing of it was kept: send it again (a game "
+                "report sent again with its game_number is never counted twice).",
+                "detail": {},
+            },
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": "1"},
+        )
     if isinstance(exc, (OperationalError, InterfaceError)):
         # The database is unreachable (restarting, failing over): ask the client to retry.
         return Response(

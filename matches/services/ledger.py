@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, connections, router, transaction
-from django.db.models import QuerySet
 from django.http import Http404
 
 from matches.errors import REFUSALS, AppError, Conflict
@@ -23,8 +22,8 @@ from matches.models import Game, Match, Submission
 from matches.rules.errors import RulesError
 from matches.services.access import Actor, Role, match_role
 from matches.services.report_budget import rejected_submission_trim
+from matches.services.rows import match_locked, row_insert, row_update
 from matches.signals import announce_match_changed, announce_match_completed
-from matches.statements import MARKER, CompiledSelect, insert_row, update_row
 
 #: Match fields a report may change.
 MATCH_FIELDS = (
@@ -114,18 +113,6 @@ def _jsonable(value: Any) -> Any:
     return storable(str(value))
 
 
-def _lock_queryset(using: str) -> QuerySet[Match]:
-    queryset = Match.objects.select_related("event", "round", "entry1__player", "entry2__player")
-    if connections[using].features.has_select_for_update_of:
-        queryset = queryset.select_for_update(of=("self",))
-    else:
-        queryset = queryset.select_for_update()
-    return queryset.filter(pk=MARKER).order_by()
-
-
-#: The match lock: its SQL (seven tables) is built once, and prepared on PostgreSQL.
-LOCKED_MATCH = CompiledSelect(Match, _lock_queryset)
-
 #: Match primary keys are 64-bit: a larger id names no match (and must not reach SQL).
 ID_MAX = 2**63 - 1
 
@@ -136,7 +123,7 @@ def match_lock(*, match_id: int) -> Match:
     Its event, round, entries and players are read with it (not locked): access checks
     and the answer need them.
     """
-    match = LOCKED_MATCH.first(match_id) if 0 < match_id <= ID_MAX else None
+    match = match_locked(match_id) if 0 < match_id <= ID_MAX else None
     if match is None:
         raise Http404("No Match matches the given query.")
     return match
@@ -243,7 +230,7 @@ def submission_run(
                 file_text=file_text,
                 error=outcome.error,
             )
-            insert_row(submission, computed=_next_version(match))
+            row_insert(submission, computed=_next_version(match))
             _apply(match, outcome, submission)
     except IntegrityError:
         # Only reachable if two reports got past the row lock at once (it cannot on
@@ -271,11 +258,11 @@ def _apply(match: Match, outcome: Outcome, submission: Submission) -> None:
             game.match = match
             game.submission = submission
         if len(outcome.games) == 1:
-            insert_row(outcome.games[0], computed={})
+            row_insert(outcome.games[0])
         else:
             Game.objects.bulk_create(outcome.games)
     if outcome.match_changed:
-        update_row(match, MATCH_FIELDS + outcome.fields)
+        row_update(match, MATCH_FIELDS + outcome.fields)
         announce_match_changed(match.pk, match.event_id, tournament_id=match.event.tournament_id)
     if outcome.after is not None and outcome.error is None:
         outcome.after(match)
@@ -322,5 +309,5 @@ def submission_reject(
             file_text=file_text,
             error=error,
         )
-        insert_row(submission, computed=_next_version(match))
+        row_insert(submission, computed=_next_version(match))
     return submission

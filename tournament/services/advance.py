@@ -37,7 +37,7 @@ def match_advance(*, match_id: int) -> list[int]:
     with transaction.atomic():
         event_lock(event_id)  # before the match: see ``event_lock``
         match = (
-            Match.objects.select_for_update(of=("self",))
+            Match.objects.select_for_update(of=("self",), no_key=True)
             .select_related("round", "event")
             .filter(pk=match_id)
             .order_by()
@@ -72,7 +72,8 @@ class BracketMover:
 
     def event(self, event_id: int) -> Event:
         if event_id not in self._events:
-            self._events[event_id] = Event.objects.select_for_update().get(pk=event_id)
+            # Already locked with its family by the caller's ``event_lock``.
+            self._events[event_id] = Event.objects.select_for_update(no_key=True).get(pk=event_id)
         return self._events[event_id]
 
     def adopt(self, event: Event) -> None:
@@ -95,7 +96,7 @@ class BracketMover:
 
     def match_at(self, seat: Seat) -> Match:
         return (
-            Match.objects.select_for_update(of=("self",))
+            Match.objects.select_for_update(of=("self",), no_key=True)
             .select_related("round")
             .get(
                 event_id=seat.event_id,
@@ -198,7 +199,12 @@ class BracketMover:
                 winner = target.entry1_id
             self.decide(target, winner, Match.Decision.WALKOVER)
             return
-        if target.round.status != Round.Status.PENDING and target.status == Match.Status.PENDING:
+        # The round's status read now, not with the match's lock: a row lock waited for
+        # re-reads the locked row only, not the rows joined to it.
+        started = (
+            Round.objects.filter(pk=target.round_id).exclude(status=Round.Status.PENDING).exists()
+        )
+        if started and target.status == Match.Status.PENDING:
             target.status = Match.Status.READY
             target.save(update_fields=["status", "updated_at"])
             self.ready.append(target.pk)

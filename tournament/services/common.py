@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 
 from tournament.api_errors import DomainError
 from tournament.formats.errors import FormatError
@@ -32,15 +33,35 @@ def formats_errors() -> Iterator[None]:
 
 
 def event_lock(event_id: int) -> None:
-    """Lock an event's row (the caller holds the transaction).
+    """Lock an event's row and those of the events it feeds or is fed from (the caller
+    holds the transaction).
 
-    Every service that moves a bracket locks the event before any of its matches or
-    rounds, so two of them never hold a row the other waits for (a deadlock).
+    The lock order, the one rule every service that holds more than one row lock follows
+    so that no two transactions wait for each other (a deadlock):
+
+    1. events, by ascending id: an event together with its feed family (a Main and the
+       Consolations it feeds, which are always created after it), all in one statement;
+    2. then rounds;
+    3. then matches, by ascending id;
+    4. players and entries last (ratings lock players on their own).
+
+    Locks are ``FOR NO KEY UPDATE`` (``select_for_update(no_key=True)``): no service
+    changes a primary key, and the lighter lock lets other transactions' foreign-key
+    checks (``FOR KEY SHARE``, taken when a row referring to it is written, at COMMIT for
+    Django's deferred constraints) through instead of queueing them behind the lock.
+
+    Locking the whole family serialises a Main's bracket moves with its Consolation's:
+    seating a Main loser in the Consolation and starting a Consolation round can then
+    never interleave (the match that would stay ``pending`` for ever, issue 13).
     """
+    family = Q(pk=event_id) | Q(feeds_from_id=event_id)
+    source = Event.objects.filter(pk=event_id).values_list("feeds_from_id", flat=True).first()
+    if source is not None:
+        family |= Q(pk=source) | Q(feeds_from_id=source)
     list(
-        Event.objects.select_for_update()
-        .filter(pk=event_id)
-        .order_by()  # no join for the default ordering: lock this row only
+        Event.objects.select_for_update(no_key=True)
+        .filter(family)
+        .order_by("pk")  # ascending id, the lock order
         .values_list("pk", flat=True)
     )
 

@@ -88,7 +88,7 @@ def round_deadline_set(*, round: Round, deadline: dt.datetime | None) -> Round:
             field="deadline",
         )
     with transaction.atomic():
-        round = Round.objects.select_for_update().get(pk=round.pk)
+        round = Round.objects.select_for_update(no_key=True).get(pk=round.pk)
         round.deadline = deadline.astimezone(dt.UTC) if deadline is not None else None
         round.save(update_fields=["deadline"])
     return round
@@ -160,8 +160,8 @@ def _locked(match_id: int) -> Match:
     )
     # PostgreSQL cannot lock the nullable side of the outer joins: lock the match row only.
     if transaction.get_connection().features.has_select_for_update_of:
-        return queryset.select_for_update(of=("self",)).get(pk=match_id)
-    return queryset.select_for_update().get(pk=match_id)
+        return queryset.select_for_update(of=("self",), no_key=True).get(pk=match_id)
+    return queryset.select_for_update(no_key=True).get(pk=match_id)
 
 
 def match_remind(*, match_id: int, now: dt.datetime) -> int:

@@ -18,7 +18,7 @@ from tournament.formats.round_robin import round_robin_schedule
 from tournament.formats.slots import Pairing
 from tournament.models import Draw, Entry, Event, Round, User
 from tournament.services.brackets import feed_in
-from tournament.services.common import ACTIVE, formats_errors, refuse
+from tournament.services.common import ACTIVE, event_lock, formats_errors, refuse
 from tournament.services.rounds import swiss_rounds_default
 from tournament.services.structure import (
     Layout,
@@ -80,8 +80,9 @@ def draw_make(
             field="method",
         )
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
-        fed = list(Event.objects.select_for_update().filter(feeds_from=event).order_by("pk"))
+        event_lock(event.pk)  # with the Consolations it feeds (see event_lock)
+        event = Event.objects.get(pk=event.pk)
+        fed = list(Event.objects.filter(feeds_from=event).order_by("pk"))
         _check_drawable(event, fed)
         entries = _field(event)
         if len(entries) < 2:

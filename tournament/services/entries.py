@@ -9,7 +9,7 @@ from django.utils import timezone
 from matches.models import Match
 from matches.signals import announce_match_changed, announce_match_completed
 from tournament.models import Entry, Event, Player, Round, User
-from tournament.services.common import ACTIVE, refuse
+from tournament.services.common import ACTIVE, event_lock, refuse
 
 
 def _check_open_for_entries(event: Event) -> Round | None:
@@ -104,7 +104,10 @@ def entry_withdraw(*, entry: Entry, reason: str = "", by: User | None = None) ->
     of each of their undecided matches wins by walkover (now, or when the opponent is
     known), and a Swiss event stops pairing them."""
     with transaction.atomic():
-        entry = Entry.objects.select_for_update().select_related("event").get(pk=entry.pk)
+        event_lock(entry.event_id)  # before the entry and its matches (see event_lock)
+        entry = (
+            Entry.objects.select_for_update(no_key=True).select_related("event").get(pk=entry.pk)
+        )
         if entry.status == Entry.Status.WITHDRAWN:
             return entry
         if entry.status not in ACTIVE:
@@ -112,8 +115,9 @@ def entry_withdraw(*, entry: Entry, reason: str = "", by: User | None = None) ->
         entry.status = Entry.Status.WITHDRAWN
         entry.save(update_fields=["status"])
         open_matches = (
-            Match.objects.select_for_update()
+            Match.objects.select_for_update(no_key=True)
             .filter(Q(entry1=entry) | Q(entry2=entry))
+            .order_by("pk")
             .exclude(status=Match.Status.COMPLETE)
         )
         if entry.event.format == Event.Format.SWISS:

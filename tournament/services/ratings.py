@@ -109,7 +109,7 @@ def match_rate(*, match_id: int) -> Outcome:
         match = found[0]
         players = {
             p.pk: p
-            for p in Player.objects.select_for_update()
+            for p in Player.objects.select_for_update(no_key=True)
             .filter(pk__in=[match.player1_id, match.player2_id])
             .order_by("pk")
         }
@@ -153,7 +153,9 @@ def ratings_recompute(*, reset: bool = False) -> int:
 
 def _recompute(*, reset: bool) -> int:
     players = list(
-        Player.objects.select_for_update().order_by("pk").only("pk", "rating", "experience")
+        Player.objects.select_for_update(no_key=True)
+        .order_by("pk")
+        .only("pk", "rating", "experience")
     )
     state: dict[int, tuple[float, int]] = {}
     if reset:

@@ -23,7 +23,11 @@ LEAGUE_FORMATS = (Event.Format.SWISS, Event.Format.ROUND_ROBIN)
 def _lock_round(round_: Round) -> Round:
     """The round row locked, after its event's (see ``event_lock``)."""
     event_lock(round_.event_id)
-    return Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round_.pk)
+    return (
+        Round.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("event")  # read after its lock above: current
+        .get(pk=round_.pk)
+    )
 
 
 def round_start(*, round_: Round, by: User | None = None) -> Round:
@@ -34,7 +38,7 @@ def round_start(*, round_: Round, by: User | None = None) -> Round:
     """
     with transaction.atomic():
         round_ = _lock_round(round_)
-        event = Event.objects.select_for_update().get(pk=round_.event_id)
+        event = round_.event
         if round_.status != Round.Status.PENDING:
             raise refuse(f"{round_} has already started.", code="round-started")
         if event.status == Event.Status.REGISTRATION:
@@ -57,13 +61,15 @@ def _start(round_: Round, event: Event) -> list[int]:
     round_.status = Round.Status.STARTED
     round_.started_at = now
     round_.save(update_fields=["status", "started_at"])
+    # Locked (ascending id, after the round): a match seated meanwhile is seen here, or
+    # its seating sees this round started (both hold the event's lock: see event_lock).
     ready = list(
-        round_.matches.filter(
-            status=Match.Status.PENDING,
-            is_bye=False,
-            entry1__isnull=False,
-            entry2__isnull=False,
-        ).values_list("pk", flat=True)
+        round_.matches.select_for_update(no_key=True)
+        .filter(
+            status=Match.Status.PENDING, is_bye=False, entry1__isnull=False, entry2__isnull=False
+        )
+        .order_by("pk")
+        .values_list("pk", flat=True)
     )
     Match.objects.filter(pk__in=ready).update(status=Match.Status.READY, updated_at=now)
     if not round_.matches.exclude(status=Match.Status.COMPLETE).exists():
@@ -142,7 +148,8 @@ def _check_league_running(event: Event) -> Round | None:
 def swiss_next_round(*, event: Event, by: User | None = None) -> Round:
     """Start the paired round, or pair the next one by score and start it."""
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event_lock(event.pk)
+        event = Event.objects.get(pk=event.pk)
         latest = _check_league_running(event)
         if latest is not None and latest.status == Round.Status.PENDING:
             _start(latest, event)
@@ -160,7 +167,8 @@ def swiss_next_round(*, event: Event, by: User | None = None) -> Round:
 def round_robin_next_round(*, event: Event, by: User | None = None) -> Round:
     """Start the next round of the round-robin schedule."""
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event_lock(event.pk)
+        event = Event.objects.get(pk=event.pk)
         _check_league_running(event)
         round_ = event.rounds.filter(status=Round.Status.PENDING).order_by("number").first()
         if round_ is None:

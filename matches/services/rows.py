@@ -1,0 +1,188 @@
+"""The rows every report reads and writes: plain SQL, written once per process.
+
+Building the ORM's SQL on every report (the lock alone joins seven tables) cost more
+CPU than PostgreSQL takes to run it. Here the SQL is written once from the models'
+``_meta`` and run through Django's cursor, so queries are counted, logged and wrapped
+like any other; rows become instances through ``Model.from_db`` and each field's
+``from_db_value``, values go in through ``pre_save`` and ``get_db_prep_save`` as
+``save()`` sends them (no signals: nothing listens to these models'). Nothing is
+prepared on the server, so PgBouncer in transaction pooling can serve every statement.
+
+The reads are PostgreSQL's (``FOR NO KEY UPDATE``, its types): on the SQLite default
+the same querysets run through the ORM. The writes are plain SQL on both.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import connections, models, router
+
+from matches.models import Game, Match
+from tournament.models import Entry, Event, Player, Round
+
+#: The tables of the lock, their aliases, and how each joins (``None``: the match itself).
+_JOINS: tuple[tuple[str, type[models.Model], str | None], ...] = (
+    ("m", Match, None),
+    ("ev", Event, 'JOIN {table} ev ON ev."id" = m."event_id"'),
+    ("r", Round, 'JOIN {table} r ON r."id" = m."round_id"'),
+    ("e1", Entry, 'LEFT JOIN {table} e1 ON e1."id" = m."entry1_id"'),
+    ("p1", Player, 'LEFT JOIN {table} p1 ON p1."id" = e1."player_id"'),
+    ("e2", Entry, 'LEFT JOIN {table} e2 ON e2."id" = m."entry2_id"'),
+    ("p2", Player, 'LEFT JOIN {table} p2 ON p2."id" = e2."player_id"'),
+)
+
+
+def _fields(model: type[models.Model], *, skip: tuple[str, ...] = ()) -> list[Any]:
+    return [f for f in model._meta.concrete_fields if f.attname not in skip]
+
+
+@functools.cache
+def _lock_sql() -> str:
+    """``SELECT`` the seven rows of a match by id, locking the match row only."""
+    columns = ", ".join(
+        f'{alias}."{f.column}"' for alias, model, _ in _JOINS for f in _fields(model)
+    )
+    joins = " ".join(
+        join.format(table=f'"{model._meta.db_table}"') for _, model, join in _JOINS if join
+    )
+    return (
+        f'SELECT {columns} FROM "{Match._meta.db_table}" m {joins} '
+        'WHERE m."id" = %s FOR NO KEY UPDATE OF m'
+    )
+
+
+def _instance(model: type[models.Model], using: str, values: list[Any], fields: list[Any]) -> Any:
+    connection = connections[using]
+    loaded = [
+        f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") else v
+        for f, v in zip(fields, values, strict=True)
+    ]
+    return model.from_db(using, [f.attname for f in fields], loaded)
+
+
+def _on_postgresql(using: str) -> bool:
+    return connections[using].vendor == "postgresql"
+
+
+def match_locked(match_id: int) -> Match | None:
+    """The match row locked (``FOR NO KEY UPDATE``) with its event, round, entries and
+    players loaded; ``None`` if there is no such match. The caller holds the transaction."""
+    using = router.db_for_write(Match)
+    if not _on_postgresql(using):
+        queryset = Match.objects.select_related(
+            "event", "round", "entry1__player", "entry2__player"
+        ).select_for_update(no_key=True)
+        return queryset.filter(pk=match_id).order_by().first()
+    with connections[using].cursor() as cursor:
+        cursor.execute(_lock_sql(), [match_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    objects: dict[str, Any] = {}
+    start = 0
+    for alias, model, _ in _JOINS:
+        fields = _fields(model)
+        values = list(row[start : start + len(fields)])
+        start += len(fields)
+        objects[alias] = None if values[0] is None else _instance(model, using, values, fields)
+    match: Match = objects["m"]
+    match.event = objects["ev"]
+    match.round = objects["r"]
+    for entry, player, name in (("e1", "p1", "entry1"), ("e2", "p2", "entry2")):
+        if objects[entry] is not None:
+            objects[entry].player = objects[player]
+        setattr(match, name, objects[entry])
+    return match
+
+
+@functools.cache
+def _games_sql() -> str:
+    columns = ", ".join(f'"{f.column}"' for f in _fields(Game, skip=("moves",)))
+    return (
+        f'SELECT {columns} FROM "{Game._meta.db_table}" '
+        'WHERE "match_id" = %s ORDER BY "number", "id"'
+    )
+
+
+def match_game_rows(match_id: int) -> list[Game]:
+    """Every game row of a match in order (voided ones too), their moves deferred."""
+    using = router.db_for_read(Game)
+    if not _on_postgresql(using):
+        return list(Game.objects.filter(match_id=match_id).order_by("number", "id").defer("moves"))
+    fields = _fields(Game, skip=("moves",))
+    with connections[using].cursor() as cursor:
+        cursor.execute(_games_sql(), [match_id])
+        rows = cursor.fetchall()
+    return [_instance(Game, using, list(row), fields) for row in rows]
+
+
+def _quote(using: str, name: object) -> str:
+    """A table or column name quoted for the database (a field without a column is a bug)."""
+    assert isinstance(name, str), name
+    return connections[using].ops.quote_name(name)
+
+
+@functools.cache
+def _insert_sql(
+    model: type[models.Model], using: str, computed: tuple[tuple[str, str], ...]
+) -> str:
+    """The INSERT of a ``model`` row, ``computed`` columns (attname, SQL) worked out by the
+    database; it returns the primary key and those columns."""
+    sqls = dict(computed)
+    fields = _fields(model, skip=(model._meta.pk.attname,))  # type: ignore[union-attr]
+    values = ", ".join(f"({sqls[f.attname]})" if f.attname in sqls else "%s" for f in fields)
+    pk = model._meta.pk
+    assert pk is not None
+    returned = [pk.column, *(model._meta.get_field(n).column for n in sqls)]  # type: ignore[union-attr]
+    return (
+        f"INSERT INTO {_quote(using, model._meta.db_table)} "
+        f"({', '.join(_quote(using, f.column) for f in fields)}) VALUES ({values}) "
+        f"RETURNING {', '.join(_quote(using, c) for c in returned)}"
+    )
+
+
+def row_insert(
+    obj: models.Model, *, computed: dict[str, tuple[str, list[Any]]] | None = None
+) -> None:
+    """INSERT ``obj`` as ``save(force_insert=True)`` would; ``computed`` gives columns the
+    database works out as the row goes in (``{attname: (sql, params)}``), read back."""
+    model, computed = type(obj), computed or {}
+    using = router.db_for_write(model, instance=obj)
+    connection = connections[using]
+    names = tuple(computed)
+    sql = _insert_sql(model, using, tuple((n, computed[n][0]) for n in names))
+    params: list[Any] = []
+    for field in _fields(model, skip=(model._meta.pk.attname,)):  # type: ignore[union-attr]
+        if field.attname in computed:
+            params.extend(computed[field.attname][1])
+        else:
+            params.append(field.get_db_prep_save(field.pre_save(obj, add=True), connection))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        returned = cursor.fetchone()
+    for attname, value in zip((model._meta.pk.attname, *names), returned, strict=True):  # type: ignore[union-attr]
+        setattr(obj, attname, value)
+    obj._state.adding = False
+    obj._state.db = using
+
+
+@functools.cache
+def _update_sql(model: type[models.Model], using: str, names: tuple[str, ...]) -> str:
+    meta = model._meta
+    assert meta.pk is not None
+    sets = ", ".join(f"{_quote(using, meta.get_field(n).column)} = %s" for n in names)  # type: ignore[union-attr]
+    return f"UPDATE {_quote(using, meta.db_table)} SET {sets} WHERE {_quote(using, meta.pk.column)} = %s"
+
+
+def row_update(obj: models.Model, names: Sequence[str]) -> None:
+    """UPDATE fields ``names`` of ``obj``'s row, as ``save(update_fields=names)`` would."""
+    model = type(obj)
+    using = router.db_for_write(model, instance=obj)
+    connection = connections[using]
+    fields = [model._meta.get_field(n) for n in names]
+    params = [f.get_db_prep_save(f.pre_save(obj, add=False), connection) for f in fields]  # type: ignore[union-attr]
+    with connection.cursor() as cursor:
+        cursor.execute(_update_sql(model, using, tuple(names)), [*params, obj.pk])
