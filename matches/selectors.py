@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from django.db.models import Prefetch, Q, QuerySet
 
 from matches.models import Game, Match, Submission
+from matches.rows import match_game_rows
 from matches.rules.match import MatchRules, MatchState, crawford_game_index
-from matches.services.rows import match_game_rows
 from tournament.models import Entry, Player, User
 
 #: Statuses of a match a player still has to do something about.

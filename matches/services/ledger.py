@@ -19,10 +19,10 @@ from django.http import Http404
 
 from matches.errors import REFUSALS, AppError, Conflict
 from matches.models import Game, Match, Submission
+from matches.rows import match_locked, row_insert, row_update
 from matches.rules.errors import RulesError
 from matches.services.access import Actor, Role, match_role
 from matches.services.report_budget import rejected_submission_trim
-from matches.services.rows import match_locked, row_insert, row_update
 from matches.signals import announce_match_changed, announce_match_completed
 
 #: Match fields a report may change.
