@@ -10,6 +10,7 @@ from matches.models import Match
 from matches.signals import announce_match_changed, announce_match_completed
 from tournament.models import Entry, Event, Player, Round, User
 from tournament.services.common import ACTIVE, refuse
+from tournament.services.player_links import player_link_ensure
 
 
 def _check_open_for_entries(event: Event) -> Round | None:
@@ -74,6 +75,7 @@ def entry_register(
             entry = existing
         else:
             entry = Entry.objects.create(event=event, player=player, seed=seed)
+        player_link_ensure(tournament_id=event.tournament_id, player_id=player.pk)
         if repair is not None:
             from tournament.services.rounds import swiss_round_repair
 
