@@ -14,10 +14,11 @@ import string
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from rest_framework.exceptions import NotAuthenticated
 
 from matches.models import Match
-from tournament.models import Entry, Event, Tournament, User
+from tournament.models import Entry, Event, PlayerLink, Tournament, User
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +78,42 @@ def entry_by_report_key(*, key: str) -> Entry:
     return entry
 
 
+def _key_shape_ok(key: str) -> bool:
+    return bool(key) and len(key) <= 64 and REPORT_KEY_CHARS.issuperset(key)
+
+
+def link_by_key(*, key: str) -> tuple[PlayerLink, bool]:
+    """The player link a ``/r/<key>/`` address names, and whether ``key`` is that link's
+    own (``False``: an entry's older per-event key, which still resolves). 404 for an
+    unknown or replaced key."""
+    key = (key or "").strip()
+    if not _key_shape_ok(key):
+        raise Http404("This link is not valid.")
+    related = ("player", "tournament")
+    link = PlayerLink.objects.select_related(*related).filter(key=key).first()
+    if link is not None:
+        return link, True
+    entry = (
+        Entry.objects.filter(report_key=key)
+        .values_list("event__tournament_id", "player_id")
+        .first()
+    )
+    if entry is None:
+        raise Http404("This link is not valid.")
+    from tournament.services.player_links import player_link_ensure
+
+    link = player_link_ensure(tournament_id=entry[0], player_id=entry[1])
+    return PlayerLink.objects.select_related(*related).get(pk=link.pk), link.key == key
+
+
+def entry_may_report(entry: Entry) -> None:
+    """Refuse a player's link on an entry that can no longer act (403)."""
+    if entry.event.status == Event.Status.FINISHED:
+        raise PermissionDenied("This report link has expired: the event is finished.")
+    if entry.status == Entry.Status.WITHDRAWN:
+        raise PermissionDenied("This report link has expired: the player has withdrawn.")
+
+
 def is_director(*, user: User | None, tournament_id: int) -> bool:
     """Whether ``user`` directs the tournament (staff and superusers direct them all)."""
     if user is None or not user.is_authenticated:
@@ -130,6 +167,27 @@ def _key_role(match: Match, key: str) -> Role:
             if entry.status == Entry.Status.WITHDRAWN:
                 raise PermissionDenied("This report link has expired: the player has withdrawn.")
             return Role(side=side, entry_id=entry.pk, director=False)
+    players = {
+        entry.player_id: (side, entry)
+        for side, entry in ((1, match.entry1), (2, match.entry2))
+        if entry is not None
+    }
+    owner = (
+        PlayerLink.objects.filter(
+            tournament_id=match.event.tournament_id, player_id__in=list(players), key=key.strip()
+        )
+        .values_list("player_id", flat=True)
+        .first()
+        if players and _key_shape_ok(key.strip())
+        else None
+    )
+    if owner is not None:
+        side, entry = players[owner]
+        if match.event.status == Event.Status.FINISHED:
+            raise PermissionDenied("This report link has expired: the event is finished.")
+        if entry.status == Entry.Status.WITHDRAWN:
+            raise PermissionDenied("This report link has expired: the player has withdrawn.")
+        return Role(side=side, entry_id=entry.pk, director=False)
     raise PermissionDenied("This report link is not valid for this match.")
 
 
