@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from rest_framework.exceptions import APIException
 
 from tournament.console import forms, selectors
+from tournament.qr import qr_svg
 from tournament.selectors import user_may_create_tournaments
 from tournament.services.console_extras import (
     entry_check_in_undo,
@@ -35,6 +36,11 @@ from tournament.services.entries import entry_check_in, entry_withdraw
 from tournament.services.event_settings import event_locked_settings, event_update
 from tournament.services.events import event_create
 from tournament.services.imports import players_import_csv
+from tournament.services.player_links import (
+    player_link_regenerate,
+    player_links_email,
+    player_links_ensure,
+)
 from tournament.services.results import (
     GameResult,
     match_correct_winner,
@@ -310,6 +316,72 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
                 initial={"text": data["csv_text"], "event": data["event"]}, events=open_events
             )
     return render(request, "console/import.html", context, status=400 if form.errors else 200)
+
+
+# --- Players' private links --------------------------------------------------------------
+
+
+def link_address(request: HttpRequest, key: str) -> str:
+    """The absolute address of a private link, as this site is reached."""
+    return request.build_absolute_uri(reverse("matches:entry", args=[key]))
+
+
+@login_required
+@require_GET
+def player_links(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every player's private link with its QR code: to print (one card each), email,
+    or replace when one has leaked."""
+    tournament = selectors.tournament_for(request.user, slug)
+    player_links_ensure(tournament=tournament)
+    cards = []
+    for link in selectors.player_links(tournament):
+        url = link_address(request, link.key)
+        cards.append(
+            {"link": link, "url": url, "qr": qr_svg(url, title=f"{link.player.name}: {url}")}
+        )
+    return render(
+        request,
+        "console/player_links.html",
+        {"tournament": tournament, "cards": cards, "here": "links"},
+    )
+
+
+@login_required
+@require_POST
+def player_links_email_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """Queue every player's link by email; say how many went and who has no address."""
+    tournament = selectors.tournament_for(request.user, slug)
+    done = player_links_email(tournament=tournament, by=request.user)
+    text = f"{done.queued} link email{'s' if done.queued != 1 else ''} queued."
+    if done.no_email:
+        text += f" {done.no_email} player{'s have' if done.no_email != 1 else ' has'} no email address: print their card."
+    if done.opted_out:
+        text += f" {done.opted_out} turned email notices off."
+    messages.success(request, text)
+    return redirect("console:player-links", tournament.slug)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_link_regenerate_view(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """Replace a leaked link (GET asks to confirm): the old address then answers 404."""
+    tournament = selectors.tournament_for(request.user, slug)
+    link = selectors.player_link_of(tournament, player_id)
+    if request.method == "POST":
+        player_link_regenerate(link=link, by=request.user)
+        messages.success(
+            request,
+            f"{link.player.name} has a new link; the old one no longer works. "
+            "Give them the new one (print their card or email it).",
+        )
+        return redirect(
+            f"{reverse('console:player-links', args=[tournament.slug])}#player-{player_id}"
+        )
+    return render(
+        request,
+        "console/player_link_regenerate.html",
+        {"tournament": tournament, "link": link, "here": "links"},
+    )
 
 
 # --- Events: entries, draw, rounds -------------------------------------------------------
