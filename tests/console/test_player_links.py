@@ -55,10 +55,10 @@ def make_weekend(players: int = 8, *, start_matches: str = "by-round") -> Weeken
 def console_links(client: Client, slug: str) -> dict[str, str]:
     """Player name -> private address, read from the console's player-links page."""
     body = client.get(f"/director/t/{slug}/player-links/").content.decode()
-    return dict(
-        (name, url)
+    return {
+        name: url
         for url, name in re.findall(r'<a href="(http[^"]+/r/[^"]+/)" data-player="([^"]+)"', body)
-    )
+    }
 
 
 @pytest.fixture
@@ -82,8 +82,10 @@ def test_the_console_lists_every_players_link_with_a_qr_code(
     assert len(links) == 8
     for link in PlayerLink.objects.filter(tournament=weekend.tournament).select_related("player"):
         assert links[link.player.name].endswith(f"/r/{link.key}/")
-    assert body.count('<svg width="') >= 8 and 'class="qr"' in body
-    assert "Email every player their link" in body and "window.print()" in body
+    assert body.count('<svg width="') >= 8
+    assert 'class="qr"' in body
+    assert "Email every player their link" in body
+    assert "window.print()" in body
     # The tournament page leads there.
     assert "/director/t/links/player-links/" in director.get("/director/t/links/").content.decode()
 
@@ -112,7 +114,8 @@ def test_one_link_shows_the_consolation_match_after_a_main_loss(
     page = player.get(url)
     body = page.content.decode()
     assert page.status_code == 200
-    assert "Consolation" in body and "Coming up" in body
+    assert "Consolation" in body
+    assert "Coming up" in body
     # The other round-1 matches end; the Consolation round starts: the same link
     # reports the Consolation match.
     with django_capture_on_commit_callbacks(execute=True):
@@ -127,7 +130,8 @@ def test_one_link_shows_the_consolation_match_after_a_main_loss(
         status=Match.Status.READY,
     )
     body = player.get(url).content.decode()
-    assert "Report game 1" in body and "Consolation" in body
+    assert "Report game 1" in body
+    assert "Consolation" in body
     side = 1 if cons.entry1.player_id == loser.pk else 2
     path = url.split("://", 1)[1].split("/", 1)[1]
     posted = player.post(
@@ -163,15 +167,18 @@ def test_regenerating_a_leaked_link_kills_the_old_one(director: Client, weekend:
     assert done.status_code == 302
     link.refresh_from_db()
     assert link.key != old
-    assert link.regenerated_by == weekend.director and link.regenerated_at is not None
+    assert link.regenerated_by == weekend.director
+    assert link.regenerated_at is not None
     assert Client().get(f"/r/{old}/").status_code == 404
     assert Client().get(f"/r/{link.key}/").status_code == 200
     # No entry key of the player opens the page either.
     for key in Entry.objects.filter(player=link.player).values_list("report_key", flat=True):
         assert key != old
     page = director.get("/director/t/links/player-links/").content.decode()
-    assert f"/r/{link.key}/" in page and f"/r/{old}/" not in page
-    assert "replaced" in page and "by td" in page
+    assert f"/r/{link.key}/" in page
+    assert f"/r/{old}/" not in page
+    assert "replaced" in page
+    assert "by td" in page
 
 
 def test_email_all_queues_each_link_and_tells_the_counts(
@@ -185,7 +192,8 @@ def test_email_all_queues_each_link_and_tells_the_counts(
     assert len(mailoutbox) == 7
     link = PlayerLink.objects.get(tournament=weekend.tournament, player__email="p2@example.org")
     mail = next(m for m in mailoutbox if m.to == ["p2@example.org"])
-    assert f"/r/{link.key}/" in mail.body and "Links Open" in mail.subject
+    assert f"/r/{link.key}/" in mail.body
+    assert "Links Open" in mail.subject
     with django_capture_on_commit_callbacks(execute=True):
         director.post("/director/t/links/player-links/email/")
     assert len(mailoutbox) == 7  # sent once per key
