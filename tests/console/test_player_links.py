@@ -203,3 +203,21 @@ def test_rounds_not_started_by_hand_in_by_round_mode(weekend: Weekend) -> None:
     r1 = weekend.main.rounds.get(number=1)
     assert r1.status == Round.Status.PENDING
     assert not Match.objects.filter(status=Match.Status.READY).exists()
+
+
+def test_slips_carry_the_links_for_directors_only(
+    client: Client, director: Client, weekend: Weekend
+) -> None:
+    services.round_start(round_=weekend.main.rounds.get(number=1))
+    keys = list(
+        PlayerLink.objects.filter(tournament=weekend.tournament).values_list("key", flat=True)
+    )
+    theirs = director.get("/t/links/main/slips/")
+    body = theirs.content.decode()
+    assert theirs.status_code == 200
+    assert all(f"/r/{key}/" in body for key in keys)
+    assert body.count('class="slip-qr"') == 8
+    assert "no-store" in theirs["Cache-Control"]
+    public = Client().get("/t/links/main/slips/").content.decode()
+    assert "slip-qr" not in public
+    assert not any(key in public for key in keys)
