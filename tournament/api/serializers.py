@@ -164,6 +164,7 @@ class EventSerializer(serializers.ModelSerializer):
             "feeds",
             "tiebreaks",
             "deadline_rule",
+            "start_matches",
             "entry_fee",
             "payout_split",
             "champion",
@@ -205,6 +206,14 @@ class EventCreateSerializer(serializers.Serializer):
     )
     deadline_rule = serializers.ChoiceField(
         choices=Event.DeadlineRule.choices, default=Event.DeadlineRule.FLAG
+    )
+    start_matches = serializers.ChoiceField(
+        choices=Event.StartMatches.choices,
+        default=Event.StartMatches.BY_ROUND,
+        help_text="`auto`: each match is ready (its players told) as soon as both players "
+        "are known, its round started as needed; `by-round` (the default here, as before): "
+        "matches wait until the director starts their round. Leagues (Swiss, round robin) "
+        "always start by round. Switching a drawn event to `auto` opens its matches at once.",
     )
     entry_fee = serializers.DecimalField(
         max_digits=9, decimal_places=2, required=False, allow_null=True, min_value=0

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from rest_framework.exceptions import APIException
 
 from tournament.console import forms, selectors
+from tournament.models import Event
 from tournament.qr import qr_svg
 from tournament.selectors import user_may_create_tournaments
 from tournament.services.console_extras import (
@@ -33,7 +34,7 @@ from tournament.services.console_extras import (
 )
 from tournament.services.draws import draw_make
 from tournament.services.entries import entry_check_in, entry_withdraw
-from tournament.services.event_settings import event_locked_settings, event_update
+from tournament.services.event_settings import KEEP, event_locked_settings, event_update
 from tournament.services.events import event_create
 from tournament.services.imports import players_import_csv
 from tournament.services.player_links import (
@@ -202,6 +203,7 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
             payout_split=data["payout_split"],
             tiebreaks=data["tiebreaks"],
             deadline_rule=data["deadline_rule"],
+            start_matches=data["start_matches"] or Event.StartMatches.BY_ROUND,
         )
         if event is not None:
             messages.success(request, f"{event.name} created.")
@@ -249,6 +251,7 @@ def event_settings(request: HttpRequest, slug: str, event_slug: str) -> HttpResp
                 entry_fee=data["entry_fee"],
                 payout_split=data["payout_split"],
                 deadline_rule=data["deadline_rule"],
+                start_matches=data["start_matches"] or KEEP,
             )
         except (APIException, ValidationError) as exc:
             field, message = _service_error_message(exc)
