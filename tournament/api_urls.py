@@ -32,6 +32,11 @@ urlpatterns = [
     path("events/<int:pk>/standings/", tv.StandingsView.as_view(), name="api-standings"),
     path("entries/<int:pk>/check-in/", tv.EntryCheckInView.as_view(), name="api-check-in"),
     path("entries/<int:pk>/withdraw/", tv.EntryWithdrawView.as_view(), name="api-withdraw"),
+    path(
+        "entries/<int:pk>/withdraw/undo/",
+        tv.EntryWithdrawUndoView.as_view(),
+        name="api-withdraw-undo",
+    ),
     path("rounds/<int:pk>/", tv.RoundDetailView.as_view(), name="api-round"),
     path("rounds/<int:pk>/start/", tv.RoundStartView.as_view(), name="api-round-start"),
     path("matches/", tv.MatchListView.as_view(), name="api-matches"),

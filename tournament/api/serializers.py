@@ -40,6 +40,11 @@ class PlayerCreateSerializer(serializers.Serializer):
     rating = serializers.FloatField(required=False, allow_null=True, min_value=1, max_value=4000)
     club = serializers.CharField(required=False, allow_blank=True, default="", max_length=120)
     country = serializers.CharField(required=False, allow_blank=True, default="", max_length=2)
+    confirm_new = serializers.BooleanField(
+        default=False,
+        help_text="A name that a player already has is refused (400 `possible-duplicate`, "
+        "with the `existing` players) unless this is true: use that player, or confirm.",
+    )
 
 
 class PlayerImportSerializer(serializers.Serializer):

@@ -445,6 +445,11 @@ class RegisterForm(forms.Form):
     rating = forms.FloatField(required=False, min_value=1)
     club = forms.CharField(max_length=120, required=False)
     seed = forms.IntegerField(required=False, min_value=1)
+    confirm_new = forms.BooleanField(
+        required=False,
+        label="Yes, this is a new player",
+        help_text="Only when a player of the same name already exists and this is someone else.",
+    )
 
     def __init__(self, *args: Any, players: QuerySet[Player] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -310,3 +310,13 @@ def player_link_of(tournament: Tournament, player_id: int) -> PlayerLink:
         tournament=tournament,
         player_id=player_id,
     )
+
+
+def entry_open_matches(entry: Entry) -> list[Match]:
+    """The entry's undecided matches, with both players, for the withdrawal's confirmation."""
+    return list(
+        Match.objects.filter(Q(entry1=entry) | Q(entry2=entry))
+        .exclude(status=Match.Status.COMPLETE)
+        .select_related("round", "entry1__player", "entry2__player")
+        .order_by("round__number", "slot")
+    )

@@ -37,6 +37,11 @@ urlpatterns = [
         views.entry_withdraw_view,
         name="entry-withdraw",
     ),
+    path(
+        "t/<slug:slug>/events/<slug:event_slug>/entries/<int:entry_id>/withdraw/undo/",
+        views.entry_withdraw_undo_view,
+        name="entry-withdraw-undo",
+    ),
     path("t/<slug:slug>/events/<slug:event_slug>/draw/", views.draw, name="draw"),
     path(
         "t/<slug:slug>/events/<slug:event_slug>/lengths/",

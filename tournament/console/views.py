@@ -33,7 +33,7 @@ from tournament.services.console_extras import (
     players_csv_preview,
 )
 from tournament.services.draws import draw_make
-from tournament.services.entries import entry_check_in, entry_withdraw
+from tournament.services.entries import entry_check_in, entry_withdraw, entry_withdraw_undo
 from tournament.services.event_settings import KEEP, event_locked_settings, event_update
 from tournament.services.events import event_create
 from tournament.services.imports import players_import_csv
@@ -472,6 +472,7 @@ def entry_add(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
             club=data["club"],
             seed=data["seed"],
             by=request.user,
+            confirm_new=data["confirm_new"],
         )
         if entry is not None:
             messages.success(request, f"{entry.player.name} registered.")
@@ -519,17 +520,51 @@ def entry_check_in_toggle(
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def entry_withdraw_view(
     request: HttpRequest, slug: str, event_slug: str, entry_id: int
 ) -> HttpResponse:
-    """Withdraw an entry (its pending matches are forfeited by the service)."""
+    """Withdraw an entry after a confirmation (GET asks; the service gives their undecided
+    matches to their opponents by walkover)."""
     tournament = selectors.tournament_for(request.user, slug)
     event = selectors.event_of(tournament, event_slug)
     entry = selectors.entry_of(event, entry_id)
+    if request.method == "GET":
+        context = {
+            "tournament": tournament,
+            "event": event,
+            "entry": entry,
+            "open_matches": selectors.entry_open_matches(entry),
+        }
+        return render(request, "console/withdraw_confirm.html", context)
     if _refusal(request, entry_withdraw, entry=entry, by=request.user) is not None:
-        messages.success(request, f"{entry.player.name} withdrawn.")
-    return redirect("console:event", tournament.slug, event.slug)
+        messages.success(
+            request,
+            f"{entry.player.name} withdrawn. Undo it from their row while nobody has taken "
+            "their place.",
+        )
+    return redirect(
+        f"{reverse('console:event', args=[tournament.slug, event.slug])}#entry-{entry.pk}"
+    )
+
+
+@login_required
+@require_POST
+def entry_withdraw_undo_view(
+    request: HttpRequest, slug: str, event_slug: str, entry_id: int
+) -> HttpResponse:
+    """Take a withdrawal back, if the player's place in the bracket is still theirs."""
+    tournament = selectors.tournament_for(request.user, slug)
+    event = selectors.event_of(tournament, event_slug)
+    entry = selectors.entry_of(event, entry_id)
+    restored = _refusal(request, entry_withdraw_undo, entry=entry, by=request.user)
+    if restored is not None:
+        messages.success(
+            request, f"{entry.player.name} is back in, {restored.get_status_display().lower()}."
+        )
+    return redirect(
+        f"{reverse('console:event', args=[tournament.slug, event.slug])}#entry-{entry.pk}"
+    )
 
 
 @login_required
