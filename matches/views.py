@@ -20,7 +20,13 @@ from matches import selectors
 from matches.forms import DisputeForm, GameForm, RecordForm, ResolveForm
 from matches.models import Match
 from matches.rules.errors import RulesError
-from matches.services.access import Actor, director_role, entry_may_report, link_by_key
+from matches.services.access import (
+    Actor,
+    director_role,
+    entry_may_report,
+    link_by_key,
+    link_check_live,
+)
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
 from matches.services.ledger import RequestMeta, submission_reject
 from matches.services.records import file_too_large, max_file_bytes, record_upload
@@ -141,6 +147,7 @@ def entry_page(request: HttpRequest, key: str) -> HttpResponse:
     link, own = link_by_key(key=key)
     if not own:
         return HttpResponseRedirect(reverse("matches:entry", args=[link.key]))
+    link_check_live(link)
     match = _shown(link, request.GET.get("match"))
     return render(request, "matches/player_entry.html", _entry_context(request, link, match))
 

@@ -106,6 +106,24 @@ def link_by_key(*, key: str) -> tuple[PlayerLink, bool]:
     return PlayerLink.objects.select_related(*related).get(pk=link.pk), link.key == key
 
 
+def link_check_live(link: PlayerLink) -> None:
+    """Refuse (403) a link whose player has nothing left in the tournament: every entry
+    withdrawn or in a finished event."""
+    entries = list(
+        Entry.objects.filter(
+            event__tournament_id=link.tournament_id, player_id=link.player_id
+        ).values_list("status", "event__status")
+    )
+    finished = Event.Status.FINISHED
+    if entries and all(status == Entry.Status.WITHDRAWN for status, _ in entries):
+        raise PermissionDenied("This report link has expired: the player has withdrawn.")
+    if entries and all(
+        event_status == finished or status == Entry.Status.WITHDRAWN
+        for status, event_status in entries
+    ):
+        raise PermissionDenied("This report link has expired: the events are finished.")
+
+
 def entry_may_report(entry: Entry) -> None:
     """Refuse a player's link on an entry that can no longer act (403)."""
     if entry.event.status == Event.Status.FINISHED:
