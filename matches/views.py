@@ -163,7 +163,15 @@ def _entry_match(link: PlayerLink, match_id: int) -> tuple[Entry, Match]:
     return entry, match
 
 
-def _back(link: PlayerLink, match_id: int | None = None) -> HttpResponseRedirect:
+def _back(request: HttpRequest, link: PlayerLink, match_id: int | None = None) -> HttpResponse:
+    """Back to the player's page after an action; if that action ended the player's last
+    event (the link now expires), the page is shown once more, read-only, to say so."""
+    try:
+        link_check_live(link)
+    except PermissionDenied:
+        context = _entry_context(request, link, None)
+        context.update(match=None, others=[], waiting=[], out=True)
+        return render(request, "matches/player_entry.html", context)
     url = reverse("matches:entry", args=[link.key])
     return HttpResponseRedirect(f"{url}?match={match_id}" if match_id else url)
 
@@ -217,7 +225,7 @@ def entry_game(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
     except REFUSALS as exc:
         return _refused(request, link, match_id, exc, game_form=form)
     messages.success(request, f"Game {form.cleaned_data['game_number']} recorded.")
-    return _back(link, match.pk)
+    return _back(request, link, match.pk)
 
 
 @require_POST
@@ -249,7 +257,7 @@ def entry_record(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
     except REFUSALS as exc:
         return _refused(request, link, match_id, exc, record_form=form)
     messages.success(request, "The match file was accepted; your opponent confirms it.")
-    return _back(link, match.pk)
+    return _back(request, link, match.pk)
 
 
 @require_POST
@@ -261,7 +269,7 @@ def entry_confirm(request: HttpRequest, key: str, match_id: int) -> HttpResponse
     except REFUSALS as exc:
         return _refused(request, link, match_id, exc)
     messages.success(request, "Result confirmed. Thank you!")
-    return _back(link, match.pk)
+    return _back(request, link, match.pk)
 
 
 @require_POST
@@ -282,7 +290,7 @@ def entry_dispute(request: HttpRequest, key: str, match_id: int) -> HttpResponse
     except REFUSALS as exc:
         return _refused(request, link, match_id, exc, dispute_form=form)
     messages.success(request, "The match is with the director, who will settle it.")
-    return _back(link, match.pk)
+    return _back(request, link, match.pk)
 
 
 @login_required
