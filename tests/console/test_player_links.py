@@ -221,3 +221,25 @@ def test_slips_carry_the_links_for_directors_only(
     public = Client().get("/t/links/main/slips/").content.decode()
     assert "slip-qr" not in public
     assert not any(key in public for key in keys)
+
+
+def test_the_data_migration_keeps_each_players_first_entry_key(weekend: Weekend) -> None:
+    from importlib import import_module
+
+    from django.apps import apps
+
+    migration = import_module("tournament.migrations.0002_player_link_and_start_matches")
+    services.round_start(round_=weekend.main.rounds.get(number=1))
+    # A player in two events of the tournament, as before the links existed.
+    player = Entry.objects.filter(event=weekend.main).order_by("pk").first().player
+    side = services.event_create(tournament=weekend.tournament, name="Side", slug="side")
+    services.entry_register(event=side, player=player)
+    first_keys = {
+        e.player_id: e.report_key
+        for e in Entry.objects.filter(event__tournament=weekend.tournament).order_by("-pk")
+    }
+    PlayerLink.objects.all().delete()
+    migration.links_from_entries(apps, None)
+    links = dict(PlayerLink.objects.values_list("player_id", "key"))
+    assert links == first_keys
+    assert Client().get(f"/r/{first_keys[player.pk]}/").status_code == 200
