@@ -28,6 +28,8 @@ from tournament.public.delivery import Page
 PAPERS = {"a4": "A4", "letter": "Letter"}
 #: Game rows on a match slip (a longer match continues on the back).
 SLIP_ROWS = 12
+#: Game rows on a director's slip, which also carries the players' link stubs.
+SLIP_ROWS_WITH_LINKS = 6
 
 
 def _zone(name: str) -> zoneinfo.ZoneInfo:
@@ -275,6 +277,11 @@ def _director_slips(request: HttpRequest, event: Event, context: dict[str, Any])
         for entry in (match.entry1, match.entry2):
             url = link_address(request, keys[entry.player_id])
             links[entry.pk] = {"url": url, "qr": qr_svg(url, title=entry.player.name, scale=2)}
+    # The link stubs take the room of a few game rows (a longer match goes on the back).
+    context["slips"] = [
+        (match, range(1, min(len(rows), SLIP_ROWS_WITH_LINKS) + 1))
+        for match, rows in context["slips"]
+    ]
     for match, _ in context["slips"]:
         match.link1, match.link2 = links[match.entry1_id], links[match.entry2_id]
     paper = _paper(request)
