@@ -61,7 +61,12 @@ class PlayerLinkListView(APIView):
 
     @extend_schema(
         operation_id="tournaments_player_links_list",
-        responses={200: PlayerLinkSerializer(many=True), **READ_ERRORS},
+        responses={
+            200: PlayerLinkSerializer(many=True),
+            **READ_ERRORS,
+            401: WRITE_ERRORS[401],
+            403: WRITE_ERRORS[403],
+        },
         summary="Every player's private link (directors of the tournament only)",
     )
     def get(self, request: Request, slug: str) -> Response:
