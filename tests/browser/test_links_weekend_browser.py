@@ -10,6 +10,7 @@ test-artifacts/links/ for a person to look at.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,18 @@ NAMES = [
     "Ines Jung",
 ]
 SLUG = "harbour"
+
+
+@pytest.fixture(autouse=True)
+def _inline_tasks() -> Iterator[None]:
+    """Bracket moves and notices run at commit, in the server's thread, also on the run
+    with a broker: the weekend is about the pages, the live worker has its own tests."""
+    from tournament.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = before
 
 
 def shot(page: Any, name: str, width: int) -> None:
