@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db import connections
 
 from tests.factories import DEFAULT_PASSWORD, UserFactory, grant_tournament_creation
 
@@ -99,6 +100,29 @@ def report_open_matches(player: Any, links: dict[str, str], limit: int = 99) -> 
 
 
 def test_a_weekend_through_console_links_and_public_pages(chromium: Any, live_server: Any) -> None:
+    try:
+        play_the_weekend(chromium, live_server)
+    finally:
+        release_server_connections()
+
+
+def release_server_connections() -> None:
+    """Close the connections this test left open: its own (Playwright runs it in a
+    greenlet with its own connection) and, on PostgreSQL, the idle ones of the live
+    server's finished request threads, so that the test database can be dropped."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+                "AND state = 'idle'"
+            )
+    connections.close_all()
+
+
+def play_the_weekend(chromium: Any, live_server: Any) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     base = live_server.url
     director = grant_tournament_creation(UserFactory(username="td"))
