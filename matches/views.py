@@ -299,11 +299,13 @@ def me(request: HttpRequest) -> HttpResponse:
     player = selectors.player_for_user(user=request.user)  # type: ignore[arg-type]
     rows = []
     if player is not None:
+        keys = dict(PlayerLink.objects.filter(player=player).values_list("tournament_id", "key"))
         for entry in selectors.player_entries(player=player):
             match = selectors.entry_next_match(entry=entry)
             rows.append(
                 {
                     "entry": entry,
+                    "key": keys.get(entry.event.tournament_id, entry.report_key),
                     "match": match,
                     "view": match_view(match, 1 if match.entry1_id == entry.pk else 2)
                     if match
