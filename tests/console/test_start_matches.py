@@ -218,3 +218,18 @@ def test_the_api_creates_and_changes_the_setting() -> None:
     schema = client.get("/api/schema/").content.decode()
     assert "start_matches" in schema
     assert mail.outbox is not None
+
+
+def test_by_round_the_event_page_says_which_matches_wait_for_start(
+    client: Client, django_capture_on_commit_callbacks
+) -> None:
+    weekend = make_weekend()
+    client.force_login(weekend.director)
+    page = client.get("/director/t/links/events/main/").content.decode()
+    assert "4 matches with both players wait for Start" in page
+    services.round_start(round_=weekend.main.rounds.get(number=1))
+    with django_capture_on_commit_callbacks(execute=True):
+        for i, m in enumerate(Match.objects.filter(event=weekend.main, round__number=1)[:2]):
+            decide(m, 1, seed=i, director=weekend.director)
+    page = client.get("/director/t/links/events/consolation/").content.decode()
+    assert "1 match with both players waits for Start" in page

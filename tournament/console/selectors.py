@@ -264,6 +264,25 @@ def round_progress(event: Event) -> dict[int, tuple[int, int]]:
     return progress
 
 
+def round_waiting(event: Event) -> dict[int, int]:
+    """For each round not started: how many of its matches already have both players
+    (they wait for the director's Start: Consolation rounds fill as losers arrive)."""
+    rows = (
+        Match.objects.filter(
+            event=event,
+            is_bye=False,
+            status=Match.Status.PENDING,
+            round__status=Round.Status.PENDING,
+            entry1__isnull=False,
+            entry2__isnull=False,
+        )
+        .values("round_id")
+        .annotate(n=Count("id"))
+        .values_list("round_id", "n")
+    )
+    return dict(rows)
+
+
 def manual_order_text(entries: list[Entry]) -> str:
     """The manual-draw box's starting text: the players the draw takes (the checked-in
     ones once anyone has checked in), by seed then rating, one ``id · name`` a line."""

@@ -397,6 +397,7 @@ def _event_context(
     entries = selectors.event_entries(event)
     rounds = selectors.event_rounds(event)
     progress = selectors.round_progress(event)
+    waiting = selectors.round_waiting(event)
     lengths_form = forms_given.get("lengths_form") or forms.MatchLengthsForm(
         initial={"match_lengths": event.match_lengths}
     )
@@ -410,6 +411,7 @@ def _event_context(
             "done": progress.get(rnd.pk, (0, 0))[0],
             "total": progress.get(rnd.pk, (0, 0))[1],
             "startable": next_pending.get(rnd.bracket) == rnd.pk,
+            "waiting": waiting.get(rnd.pk, 0),
         }
         for rnd in rounds
     ]
