@@ -9,6 +9,7 @@ link is answered 429 with ``Retry-After`` before anything is parsed or stored.
 from __future__ import annotations
 
 import functools
+import hashlib
 import time
 from collections.abc import Callable
 from typing import Any
@@ -33,7 +34,9 @@ def link_wait(link: str) -> int | None:
     limit, seconds = rate()
     now = time.time()
     window = int(now // seconds)
-    counter = f"report-rate:{link}:{window}"
+    # The link as a digest: keys come from the client and may hold any character.
+    digest = hashlib.sha256(link.encode(errors="surrogatepass")).hexdigest()[:32]
+    counter = f"report-rate:{digest}:{window}"
     try:
         count = 1 if cache.add(counter, 1, seconds) else cache.incr(counter)
     except Exception:  # cache down: do not refuse reports

@@ -9,7 +9,7 @@ from django.db.models import Prefetch, Q, QuerySet
 from matches.models import Game, Match, Submission
 from matches.rows import match_game_rows
 from matches.rules.match import MatchRules, MatchState, crawford_game_index
-from tournament.models import Entry, Player, User
+from tournament.models import Entry, Player, PlayerLink, User
 
 #: Statuses of a match a player still has to do something about.
 OPEN_STATUSES = (
@@ -122,6 +122,60 @@ def entry_matches(*, entry: Entry) -> QuerySet[Match]:
 def entry_next_match(*, entry: Entry) -> Match | None:
     """The match the entry plays or reports next, or ``None`` when it has none open."""
     return entry_matches(entry=entry).filter(status__in=OPEN_STATUSES).first()
+
+
+def link_matches(*, link: PlayerLink) -> list[Match]:
+    """Every match of the link's player in the tournament, every event."""
+    pid = link.player_id
+    return list(
+        Match.objects.filter(event__tournament_id=link.tournament_id)
+        .filter(Q(entry1__player_id=pid) | Q(entry2__player_id=pid))
+        .select_related(
+            "event__tournament",
+            "round",
+            "entry1__player",
+            "entry2__player",
+            "entry1__event",
+            "entry2__event",
+            "winner__player",
+        )
+        .order_by("event__position", "event_id", "round__bracket", "round__number", "slot")
+    )
+
+
+#: The order a player's open matches come in on their page: what they must act on first.
+_URGENCY: dict[str, int] = {
+    Match.Status.REPORTED: 0,
+    Match.Status.PLAYING: 1,
+    Match.Status.READY: 2,
+    Match.Status.DISPUTED: 3,
+}
+
+
+def link_finished_entries(*, link: PlayerLink) -> QuerySet[Entry]:
+    """The link's player's entries in the tournament's finished events, in event order."""
+    return (
+        Entry.objects.filter(
+            event__tournament_id=link.tournament_id,
+            player_id=link.player_id,
+            event__status="finished",
+        )
+        .select_related("player", "event__tournament", "event__champion__player")
+        .order_by("event__position", "event_id")
+    )
+
+
+def link_overview(*, link: PlayerLink) -> tuple[list[Match], list[Match], list[Match]]:
+    """The player's matches as their page shows them: open (next first, across events),
+    waiting (an opponent or the round still to come) and played."""
+    matches = link_matches(link=link)
+    open_ = sorted(
+        (m for m in matches if m.status in OPEN_STATUSES), key=lambda m: _URGENCY[m.status]
+    )
+    waiting = [m for m in matches if m.status == Match.Status.PENDING and not m.is_bye]
+    played = [m for m in matches if m.status == Match.Status.COMPLETE]
+    played.sort(key=lambda m: m.decided_at or m.updated_at)
+    return open_, waiting, played
 
 
 def player_for_user(*, user: User) -> Player | None:

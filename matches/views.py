@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -19,7 +19,6 @@ from django.views.decorators.http import require_POST
 from matches import selectors
 from matches.client_address import client_address
 from matches.errors import REFUSALS, Invalid, refusal_status, refusal_text
-from matches.finished import entry_finished
 from matches.forms import DisputeForm, GameForm, RecordForm, ResolveForm
 from matches.models import Match
 from matches.report_throttle import link_rate_limited
@@ -27,13 +26,15 @@ from matches.services.access import (
     Actor,
     EventFinished,
     director_reader_role,
-    entry_by_report_key,
+    entry_may_report,
+    link_by_key,
+    link_check_live,
 )
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
 from matches.services.ledger import RequestMeta, submission_reject
 from matches.services.records import file_too_large, max_file_bytes, record_upload
 from matches.services.reporting import game_report
-from tournament.models import Entry
+from tournament.models import Entry, PlayerLink
 
 
 def request_meta(request: HttpRequest) -> RequestMeta:
@@ -73,15 +74,28 @@ def match_view(match: Match, side: int | None) -> dict[str, Any]:
 
 
 def _entry_context(
-    request: HttpRequest, entry: Entry, match: Match | None, **forms: Any
+    request: HttpRequest, link: PlayerLink, match: Match | None, **forms: Any
 ) -> dict[str, Any]:
-    context: dict[str, Any] = {"entry": entry, "key": entry.report_key, "match": None}
-    history = [m for m in selectors.entry_matches(entry=entry) if m.status == Match.Status.COMPLETE]
-    context["history"] = history
+    open_, waiting, played = selectors.link_overview(link=link)
+    if match is None and open_:
+        match = open_[0]
+    context: dict[str, Any] = {
+        "link": link,
+        "player": link.player,
+        "tournament": link.tournament,
+        "key": link.key,
+        "match": None,
+        "others": [m for m in open_ if match is None or m.pk != match.pk],
+        "waiting": waiting,
+        "history": played,
+        "out": not open_ and not waiting,
+    }
     if match is None:
         return context
+    entry = _link_entry(link, match)
     side = 1 if match.entry1_id == entry.pk else 2
     context.update(match_view(match, side))
+    context["entry"] = entry
     status = match.status
     can_play = status in (Match.Status.READY, Match.Status.PLAYING)
     context.update(
@@ -97,32 +111,70 @@ def _entry_context(
     return context
 
 
+def _link_entry(link: PlayerLink, match: Match) -> Entry:
+    """The link's player's entry in ``match`` (one of its two players)."""
+    entry = (
+        match.entry1 if match.entry1 and match.entry1.player_id == link.player_id else match.entry2
+    )
+    assert entry is not None
+    return entry
+
+
+def _shown(link: PlayerLink, match_id: str | None) -> Match | None:
+    """The open match the page was asked to show (``?match=``), if it is the player's."""
+    if not match_id or not match_id.isdigit():
+        return None
+    open_, _, _ = selectors.link_overview(link=link)
+    return next((m for m in open_ if m.pk == int(match_id)), None)
+
+
 def entry_page(request: HttpRequest, key: str) -> HttpResponse:
-    """The private page of one entry: its next match, and reporting it; once the event is
-    over, the player's results (their matches and final place)."""
+    """A player's private page for a tournament: their next match first (any event),
+    the others open or waiting, and what they played; reporting the one shown. Once the
+    player has nothing left to play, their results (matches and final places)."""
+    link, own = link_by_key(key=key)
+    if not own:
+        return HttpResponseRedirect(reverse("matches:entry", args=[link.key]))
     try:
-        entry = entry_by_report_key(key=key)
-    except EventFinished as over:
-        context = {"done": entry_finished(entry=over.entry), "entry": over.entry}
-        return render(request, "matches/player_results.html", context)
-    match = selectors.entry_next_match(entry=entry)
-    return render(request, "matches/player_entry.html", _entry_context(request, entry, match))
+        link_check_live(link)
+    except EventFinished:  # everything over: the tournament's page of their results
+        return HttpResponseRedirect(reverse("link-results", args=[link.key]))
+    match = _shown(link, request.GET.get("match"))
+    return render(request, "matches/player_entry.html", _entry_context(request, link, match))
 
 
-def _entry_match(entry: Entry, match_id: int) -> Match:
-    match = get_object_or_404(selectors.entry_matches(entry=entry), pk=match_id)
-    return match
+def _entry_match(link: PlayerLink, match_id: int) -> tuple[Entry, Match]:
+    """The player's match ``match_id`` (404 for anyone else's) and their entry in it,
+    refused (403) if that entry can no longer report."""
+    match = next((m for m in selectors.link_matches(link=link) if m.pk == match_id), None)
+    if match is None:
+        raise Http404("No such match of yours.")
+    entry = _link_entry(link, match)
+    entry_may_report(entry, link)
+    return entry, match
 
 
-def _back(key: str) -> HttpResponseRedirect:
-    return HttpResponseRedirect(reverse("matches:entry", args=[key]))
+def _back(request: HttpRequest, link: PlayerLink, match_id: int | None = None) -> HttpResponse:
+    """Back to the player's page after an action. If that action ended the player's last
+    event, the page shows their results; if they have withdrawn from everything, the page
+    is shown once more, read-only, to say so."""
+    try:
+        link_check_live(link)
+    except EventFinished:
+        pass  # the page shows the results now
+    except PermissionDenied:
+        context = _entry_context(request, link, None)
+        context.update(match=None, others=[], waiting=[], out=True)
+        return render(request, "matches/player_entry.html", context)
+    url = reverse("matches:entry", args=[link.key])
+    return HttpResponseRedirect(f"{url}?match={match_id}" if match_id else url)
 
 
 def _refused(
-    request: HttpRequest, entry: Entry, match_id: int, exc: Exception, **forms: Any
+    request: HttpRequest, link: PlayerLink, match_id: int, exc: Exception, **forms: Any
 ) -> HttpResponse:
-    match = selectors.entry_matches(entry=entry).get(pk=match_id)
-    context = _entry_context(request, entry, match, **forms)
+    match = next(m for m in selectors.link_matches(link=link) if m.pk == match_id)
+    context = _entry_context(request, link, match, **forms)
     context["refusal"] = refusal_text(exc)
     return render(request, "matches/player_entry.html", context, status=refusal_status(exc))
 
@@ -152,12 +204,12 @@ def _store_invalid(
 @require_POST
 @link_rate_limited
 def entry_game(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
-    entry = entry_by_report_key(key=key)
-    match = _entry_match(entry, match_id)
+    link, _ = link_by_key(key=key)
+    entry, match = _entry_match(link, match_id)
     form = GameForm(request.POST, match=match)
     if not form.is_valid():
         error = _store_invalid(request, entry, match, "game", form)
-        return _refused(request, entry, match_id, error, game_form=form)
+        return _refused(request, link, match_id, error, game_form=form)
     try:
         game_report(
             match_id=match.pk,
@@ -166,27 +218,27 @@ def entry_game(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
             meta=request_meta(request),
         )
     except REFUSALS as exc:
-        return _refused(request, entry, match_id, exc, game_form=form)
+        return _refused(request, link, match_id, exc, game_form=form)
     messages.success(request, f"Game {form.cleaned_data['game_number']} recorded.")
-    return _back(key)
+    return _back(request, link, match.pk)
 
 
 @require_POST
 @link_rate_limited
 def entry_record(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
-    entry = entry_by_report_key(key=key)
-    match = _entry_match(entry, match_id)
+    link, _ = link_by_key(key=key)
+    entry, match = _entry_match(link, match_id)
     limit = max_file_bytes()
     if int(request.META.get("CONTENT_LENGTH") or 0) > limit + 64 * 1024:
         return _refused(
-            request, entry, match_id, file_too_large(int(request.META["CONTENT_LENGTH"]))
+            request, link, match_id, file_too_large(int(request.META["CONTENT_LENGTH"]))
         )
     form = RecordForm(request.POST, request.FILES, match=match)
     if not form.is_valid():
-        return _refused(request, entry, match_id, Invalid("Choose a match file."), record_form=form)
+        return _refused(request, link, match_id, Invalid("Choose a match file."), record_form=form)
     upload = form.cleaned_data["file"]
     if upload.size > limit:
-        return _refused(request, entry, match_id, file_too_large(upload.size), record_form=form)
+        return _refused(request, link, match_id, file_too_large(upload.size), record_form=form)
     try:
         record_upload(
             match_id=match.pk,
@@ -197,37 +249,37 @@ def entry_record(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
             meta=request_meta(request),
         )
     except REFUSALS as exc:
-        return _refused(request, entry, match_id, exc, record_form=form)
+        return _refused(request, link, match_id, exc, record_form=form)
     messages.success(request, "The match file was accepted; your opponent confirms it.")
-    return _back(key)
+    return _back(request, link, match.pk)
 
 
 @require_POST
 @link_rate_limited
 def entry_confirm(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
+    link, _ = link_by_key(key=key)
     try:
-        entry = entry_by_report_key(key=key)
+        entry, match = _entry_match(link, match_id)
     except EventFinished:  # sent twice (back button, a second tap): the final is confirmed
         messages.info(request, "This match is already confirmed, and the event is finished.")
-        return _back(key)
-    match = _entry_match(entry, match_id)
+        return _back(request, link)
     try:
         match_confirm(match_id=match.pk, actor=_actor(request, entry), meta=request_meta(request))
     except REFUSALS as exc:
-        return _refused(request, entry, match_id, exc)
+        return _refused(request, link, match_id, exc)
     messages.success(request, "Result confirmed. Thank you!")
-    return _back(key)
+    return _back(request, link, match.pk)
 
 
 @require_POST
 @link_rate_limited
 def entry_dispute(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
-    entry = entry_by_report_key(key=key)
-    match = _entry_match(entry, match_id)
+    link, _ = link_by_key(key=key)
+    entry, match = _entry_match(link, match_id)
     form = DisputeForm(request.POST)
     if not form.is_valid():
         error = _store_invalid(request, entry, match, "dispute", form)
-        return _refused(request, entry, match_id, error, dispute_form=form)
+        return _refused(request, link, match_id, error, dispute_form=form)
     try:
         match_dispute(
             match_id=match.pk,
@@ -236,9 +288,9 @@ def entry_dispute(request: HttpRequest, key: str, match_id: int) -> HttpResponse
             meta=request_meta(request),
         )
     except REFUSALS as exc:
-        return _refused(request, entry, match_id, exc, dispute_form=form)
+        return _refused(request, link, match_id, exc, dispute_form=form)
     messages.success(request, "The match is with the director, who will settle it.")
-    return _back(key)
+    return _back(request, link, match.pk)
 
 
 @login_required
@@ -247,11 +299,13 @@ def me(request: HttpRequest) -> HttpResponse:
     player = selectors.player_for_user(user=request.user)  # type: ignore[arg-type]
     rows = []
     if player is not None:
+        keys = dict(PlayerLink.objects.filter(player=player).values_list("tournament_id", "key"))
         for entry in selectors.player_entries(player=player):
             match = selectors.entry_next_match(entry=entry)
             rows.append(
                 {
                     "entry": entry,
+                    "key": keys.get(entry.event.tournament_id, entry.report_key),
                     "match": match,
                     "view": match_view(match, 1 if match.entry1_id == entry.pk else 2)
                     if match

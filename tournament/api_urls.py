@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from tournament.api import auth, league
+from tournament.api import auth, league, player_links
 from tournament.api import views as tv
 
 urlpatterns = [
@@ -14,6 +14,16 @@ urlpatterns = [
     path("tournaments/", tv.TournamentListView.as_view(), name="api-tournaments"),
     path("tournaments/<slug:slug>/", tv.TournamentDetailView.as_view(), name="api-tournament"),
     path("tournaments/<slug:slug>/events/", tv.EventListView.as_view(), name="api-events"),
+    path(
+        "tournaments/<slug:slug>/player-links/",
+        player_links.PlayerLinkListView.as_view(),
+        name="api-player-links",
+    ),
+    path(
+        "tournaments/<slug:slug>/player-links/<int:player_id>/regenerate/",
+        player_links.PlayerLinkRegenerateView.as_view(),
+        name="api-player-link-regenerate",
+    ),
     path("events/<int:pk>/", tv.EventDetailView.as_view(), name="api-event"),
     path("events/<int:pk>/entries/", tv.EntryListView.as_view(), name="api-entries"),
     path("events/<int:pk>/draw/", tv.DrawView.as_view(), name="api-draw"),
@@ -22,6 +32,11 @@ urlpatterns = [
     path("events/<int:pk>/standings/", tv.StandingsView.as_view(), name="api-standings"),
     path("entries/<int:pk>/check-in/", tv.EntryCheckInView.as_view(), name="api-check-in"),
     path("entries/<int:pk>/withdraw/", tv.EntryWithdrawView.as_view(), name="api-withdraw"),
+    path(
+        "entries/<int:pk>/withdraw/undo/",
+        tv.EntryWithdrawUndoView.as_view(),
+        name="api-withdraw-undo",
+    ),
     path("rounds/<int:pk>/", tv.RoundDetailView.as_view(), name="api-round"),
     path("rounds/<int:pk>/start/", tv.RoundStartView.as_view(), name="api-round-start"),
     path("rounds/<int:pk>/tables/", tv.RoundTablesView.as_view(), name="api-round-tables"),

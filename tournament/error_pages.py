@@ -100,10 +100,10 @@ def forbidden(request: HttpRequest, exception: Exception | None = None) -> HttpR
 
     A refusal that knows the player (an event that is over) links to their results.
     """
-    entry = getattr(exception, "entry", None)
+    link = getattr(exception, "link", None)
     extra: dict[str, Any] = {}
-    if entry is not None:
-        extra["results_url"] = reverse("matches:entry", args=[entry.report_key])
+    if link is not None:
+        extra["results_url"] = reverse("link-results", args=[link.key])
     return _page(request, 403, _message(exception), **extra)
 
 

@@ -135,6 +135,10 @@ class Event(models.Model):
         RUNNING = "running", "Running"
         FINISHED = "finished", "Finished"
 
+    class StartMatches(models.TextChoices):
+        AUTO = "auto", "Each match as soon as both players are known"
+        BY_ROUND = "by-round", "By round, when the director starts it"
+
     class DeadlineRule(models.TextChoices):
         FORFEIT = "forfeit", "Forfeit the player who never reported"
         FLAG = "flag", "Flag the match for the director"
@@ -171,6 +175,13 @@ class Event(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTRATION)
     deadline_rule = models.CharField(
         max_length=10, choices=DeadlineRule.choices, default=DeadlineRule.FLAG
+    )
+    start_matches = models.CharField(
+        max_length=10,
+        choices=StartMatches.choices,
+        default=StartMatches.BY_ROUND,
+        help_text="When a match opens for play: as soon as both players are known, or "
+        "when the director starts its round",
     )
     champion = models.ForeignKey(
         "Entry", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -228,6 +239,34 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in {self.event.name}"
+
+
+class PlayerLink(models.Model):
+    """A player's one private link for a whole tournament: ``/r/<key>/`` shows their
+    matches in every event of it and reports any of them. Made when the player is first
+    entered in one of its events; a director can replace a leaked key."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="player_links"
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="links")
+    key = models.CharField(max_length=32, unique=True, default=new_report_key)
+    created_at = models.DateTimeField(auto_now_add=True)
+    regenerated_at = models.DateTimeField(null=True, blank=True)
+    regenerated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["tournament", "player__name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="player_link_once_per_tournament"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"
 
 
 class Round(models.Model):

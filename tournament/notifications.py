@@ -15,7 +15,7 @@ from django.core.cache import cache
 from django.core.mail import EmailMessage, mailers
 
 from matches.models import Match
-from tournament.models import Entry
+from tournament.models import Entry, PlayerLink
 
 log = logging.getLogger(__name__)
 
@@ -23,9 +23,34 @@ log = logging.getLogger(__name__)
 SENT_TTL = 60 * 60 * 24 * 14
 
 
+def link_url(key: str) -> str:
+    """The absolute address of a private link."""
+    return f"{settings.SITE_URL.rstrip('/')}/r/{key}/"
+
+
 def report_link(entry: Entry) -> str:
-    """The entry's private page: its next match, reporting and confirming."""
-    return f"{settings.SITE_URL.rstrip('/')}/r/{entry.report_key}/"
+    """The player's private page for the entry's tournament: next match, reporting, confirming."""
+    from tournament.services.player_links import player_link_ensure
+
+    link = player_link_ensure(tournament_id=entry.event.tournament_id, player_id=entry.player_id)
+    return link_url(link.key)
+
+
+def header_text(value: str, limit: int = 200) -> str:
+    """A value fit for a mail header: a line break in a player's name would make the
+    message unsendable (``BadHeaderError``), so all whitespace runs become one space."""
+    return " ".join(str(value).split())[:limit]
+
+
+def send_all(messages: list[EmailMessage], what: str) -> int:
+    """Send ``messages``; a failure is logged with what it was about, then raised for retry."""
+    try:
+        return int(mailers.default.send_messages(messages) or 0)
+    except Exception:
+        log.exception(
+            "NOTIFICATION FAILED (%s) to %s", what, ", ".join(a for m in messages for a in m.to)
+        )
+        raise
 
 
 def match_ready_message(match: Match, entry: Entry, opponent: Entry) -> EmailMessage:
@@ -53,7 +78,9 @@ def match_ready_message(match: Match, entry: Entry, opponent: Entry) -> EmailMes
         "This link is yours alone: anyone who has it can report for you.",
     ]
     return EmailMessage(
-        subject=f"Your next match: {opponent.player.name} ({event.name}, {match.round})",
+        subject=header_text(
+            f"Your next match: {opponent.player.name} ({event.name}, {match.round})"
+        ),
         body="\n".join(lines) + "\n",
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=[entry.player.email],
@@ -98,10 +125,66 @@ def notify_match_ready(self: object, match_id: int) -> int:
         keys.append(key)
     if not messages:
         return 0
-    sent = mailers.default.send_messages(messages)
+    sent = send_all(messages, f"match {match.pk} ready")
     for key in keys:
         try:
             cache.set(key, 1, SENT_TTL)
         except Exception:
             log.warning("could not remember notice %s", key)
-    return int(sent or 0)
+    return sent
+
+
+def notify_on_commit(match_ids: list[int]) -> None:
+    """Queue the "your match is ready" notices once the caller's transaction commits."""
+    from django.db import transaction
+
+    ids = list(match_ids)
+    if ids:
+        transaction.on_commit(lambda: [notify_match_ready.delay(pk) for pk in ids])
+
+
+def player_link_message(link: PlayerLink) -> EmailMessage:
+    """The player's private link for the whole tournament, sent when the director asks."""
+    tournament = link.tournament
+    lines = [
+        f"Hello {link.player.name},",
+        "",
+        f"This is your private link for {tournament.name}, for all your matches in every event:",
+        f"  {link_url(link.key)}",
+        "",
+        "Open it to see your next match, report each game or upload the match file, and",
+        "confirm your opponent's result. It is yours alone: anyone who has it can report for you.",
+    ]
+    return EmailMessage(
+        subject=header_text(f"Your private link for {tournament.name}"),
+        body="\n".join(lines) + "\n",
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[link.player.email],
+    )
+
+
+@shared_task(
+    bind=True,
+    autoretry_for=(SMTPException, ConnectionError, TimeoutError),
+    retry_backoff=5,
+    retry_backoff_max=300,
+    max_retries=6,
+    acks_late=True,
+)
+def notify_player_link(self: object, link_id: int) -> int:
+    """Email a player their private link; once per key (a regenerated key is sent again)."""
+    link = PlayerLink.objects.select_related("tournament", "player").filter(pk=link_id).first()
+    if link is None or not link.player.email or not link.player.notify:
+        return 0
+    key = f"notified:link:{link.pk}:{link.key}"
+    try:
+        if cache.get(key):
+            return 0
+    except Exception:  # cache down: better twice than never
+        log.warning("cache unavailable; sending link %s without dedupe", link.pk)
+    sent = send_all([player_link_message(link)], f"player link {link.pk}")
+    try:
+        cache.set(key, 1, SENT_TTL)
+    except Exception:
+        log.warning("could not remember notice %s", key)
+    return sent

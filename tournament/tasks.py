@@ -38,7 +38,6 @@ def match_completed(self: object, match_id: int) -> list[int]:
     """Advance the bracket after a complete match, refresh its pages, tell the next opponents."""
     from matches.models import Match
     from tournament import page_cache
-    from tournament.notifications import notify_match_ready
     from tournament.services.advance import match_advance
 
     ready = match_advance(match_id=match_id)
@@ -46,8 +45,7 @@ def match_completed(self: object, match_id: int) -> list[int]:
         Match.objects.filter(pk=match_id).values_list("event_id", "event__tournament_id").get()
     )
     page_cache.invalidate_event(event_id, tournament_id)
-    for ready_id in ready:
-        notify_match_ready.delay(ready_id)
+    # The "match ready" notices are queued by the bracket move itself, on commit.
     return ready
 
 

@@ -5,7 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from tournament import health
+from tournament import health, link_results
 from tournament.login_throttle import ThrottledLoginView, throttled_login
 
 urlpatterns = [
@@ -19,6 +19,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # Split view: the page and its start-up script are two responses (no inline script).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    path("r/<slug:key>/results/", link_results.link_results, name="link-results"),
     path("", include("matches.urls")),  # /r/<key>/, /me/, /director/disputes/, audit
     path("", include("tournament.urls_league")),  # CSV, match zip, .ics, series pages
     path("", include("tournament.public.urls")),

@@ -20,11 +20,12 @@ from dataclasses import dataclass
 from typing import ParamSpec, TypeVar
 
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from rest_framework.exceptions import NotAuthenticated
 
 from matches.errors import Forbidden
 from matches.models import Match
-from tournament.models import Entry, Event, Tournament, User
+from tournament.models import Entry, Event, PlayerLink, Tournament, User
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -66,36 +67,76 @@ class Role:
 
 
 class EventFinished(PermissionDenied):
-    """A right link whose event is over: nothing more is reported, the page shows results."""
+    """A right link whose event is over: nothing more is reported, the page shows results.
 
-    def __init__(self, message: str, *, entry: Entry) -> None:
+    ``link`` is the player's link when known (the error page points to its results)."""
+
+    def __init__(self, message: str, *, link: PlayerLink | None = None) -> None:
         super().__init__(message)
-        self.entry = entry
+        self.link = link
 
 
 #: The characters of a report key (``secrets.token_urlsafe``).
 REPORT_KEY_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
 
 
-def entry_by_report_key(*, key: str) -> Entry:
-    """The entry a private report link belongs to; 403 for an unknown or expired link."""
+def _key_shape_ok(key: str) -> bool:
+    return bool(key) and len(key) <= 64 and REPORT_KEY_CHARS.issuperset(key)
+
+
+def link_by_key(*, key: str) -> tuple[PlayerLink, bool]:
+    """The player link a ``/r/<key>/`` address names, and whether ``key`` is that link's
+    own (``False``: an entry's older per-event key, which still resolves). 404 for an
+    unknown or replaced key."""
     key = (key or "").strip()
-    # Keys are URL-safe tokens; anything else (a NUL byte breaks a PostgreSQL query) is no key.
+    if not _key_shape_ok(key):
+        raise Http404("This link is not valid: ask your director for your link.")
+    related = ("player", "tournament")
+    link = PlayerLink.objects.select_related(*related).filter(key=key).first()
+    if link is not None:
+        return link, True
     entry = (
-        Entry.objects.select_related("player", "event").filter(report_key=key).first()
-        if key and len(key) <= 64 and REPORT_KEY_CHARS.issuperset(key)
-        else None
+        Entry.objects.filter(report_key=key)
+        .values_list("event__tournament_id", "player_id")
+        .first()
     )
     if entry is None:
-        raise PermissionDenied("This link is not valid: ask your director for your link.")
-    if entry.event.status == Event.Status.FINISHED:
-        raise EventFinished("This event is finished: nothing more can be reported.", entry=entry)
-    if entry.status == Entry.Status.WITHDRAWN:
+        raise Http404("This link is not valid: ask your director for your link.")
+    # Entries made by the services come with their player's link; one made another way
+    # (a script, the shell) gets it now, keyed by the entry's own key.
+    link, _ = PlayerLink.objects.select_related(*related).get_or_create(
+        tournament_id=entry[0], player_id=entry[1], defaults={"key": key}
+    )
+    return link, link.key == key
+
+
+def link_check_live(link: PlayerLink) -> None:
+    """Refuse (403) a link whose player has nothing left in the tournament: every entry
+    withdrawn or in a finished event."""
+    entries = list(
+        Entry.objects.filter(
+            event__tournament_id=link.tournament_id, player_id=link.player_id
+        ).values_list("status", "event__status")
+    )
+    finished = Event.Status.FINISHED
+    if entries and all(status == Entry.Status.WITHDRAWN for status, _ in entries):
         raise PermissionDenied(
             "This link has expired: you have withdrawn from the event. "
             "Ask your director if this is a mistake."
         )
-    return entry
+    if entries and all(
+        event_status == finished or status == Entry.Status.WITHDRAWN
+        for status, event_status in entries
+    ):
+        raise EventFinished("Your events are finished: nothing more can be reported.", link=link)
+
+
+def entry_may_report(entry: Entry, link: PlayerLink | None = None) -> None:
+    """Refuse a player's link on an entry that can no longer act (403)."""
+    if entry.event.status == Event.Status.FINISHED:
+        raise EventFinished("This event is finished: nothing more can be reported.", link=link)
+    if entry.status == Entry.Status.WITHDRAWN:
+        raise PermissionDenied("This report link has expired: the player has withdrawn.")
 
 
 def is_director(*, user: User | None, tournament_id: int) -> bool:
@@ -151,6 +192,27 @@ def _key_role(match: Match, key: str) -> Role:
             if entry.status == Entry.Status.WITHDRAWN:
                 raise PermissionDenied("This report link has expired: the player has withdrawn.")
             return Role(side=side, entry_id=entry.pk, director=False)
+    players = {
+        entry.player_id: (side, entry)
+        for side, entry in ((1, match.entry1), (2, match.entry2))
+        if entry is not None
+    }
+    owner = (
+        PlayerLink.objects.filter(
+            tournament_id=match.event.tournament_id, player_id__in=list(players), key=key.strip()
+        )
+        .values_list("player_id", flat=True)
+        .first()
+        if players and _key_shape_ok(key.strip())
+        else None
+    )
+    if owner is not None:
+        side, entry = players[owner]
+        if match.event.status == Event.Status.FINISHED:
+            raise PermissionDenied("This report link has expired: the event is finished.")
+        if entry.status == Entry.Status.WITHDRAWN:
+            raise PermissionDenied("This report link has expired: the player has withdrawn.")
+        return Role(side=side, entry_id=entry.pk, director=False)
     raise PermissionDenied("This report link is not valid for this match.")
 
 

@@ -120,6 +120,12 @@ def test_a_league_season(clock: time_machine.Traveller) -> None:
             rnd.matches.select_related("entry1__player", "entry2__player").order_by("slot")
         )
         assert [m.status for m in matches] == [Match.Status.READY] * 8
+        # Starting the round tells every player with an address that their match is ready.
+        ready = inbox()
+        assert {to for to, _ in ready} == set(
+            addresses(*(e for m in matches for e in (m.entry1, m.entry2)))
+        )
+        assert all(subject.startswith("Your next match") for _, subject in ready)
 
         # Tuesday: most matches are played, reported and confirmed at once.
         clock.move_to(monday + dt.timedelta(days=1, hours=11))

@@ -83,7 +83,7 @@ def test_a_match_file_and_a_dispute_from_the_page(client: Client) -> None:
 
 
 def test_private_links_give_nothing_to_others(client: Client, table: Table) -> None:
-    assert client.get("/r/not-a-key/").status_code == 403
+    assert client.get("/r/not-a-key/").status_code == 404  # no such link: not found
     tampered = client.post(
         f"{page(client, table)}matches/{table.match.pk}/game/",
         {"winner": 10**9, "cube": 1, "result": "single", "ended_by": "play", "game_number": 1},

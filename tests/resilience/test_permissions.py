@@ -105,6 +105,7 @@ MATRIX: list[Row] = [
     # ---- a player's own pages ----------------------------------------------------
     Row("GET", "/me/", "signed_in"),
     Row("GET", "/r/{key}/", "link"),
+    Row("GET", "/r/{key}/results/", "link"),
     Row("GET", "/r/{key}/emails/", "link"),
     Row("POST", "/r/{key}/matches/{m}/game/", "link", {}),
     Row("POST", "/r/{key}/matches/{m}/record/", "link", {}),
@@ -128,6 +129,12 @@ MATRIX: list[Row] = [
     Row("POST", "/director/t/{slug}/events/{eslug}/entries/", "director", {}),
     Row("POST", "/director/t/{slug}/events/{eslug}/entries/{entry}/check-in/", "director", {}),
     Row("POST", "/director/t/{slug}/events/{eslug}/entries/{entry}/withdraw/", "director", {}),
+    Row("GET", "/director/t/{slug}/events/{eslug}/entries/{entry}/withdraw/", "director"),
+    Row("POST", "/director/t/{slug}/events/{eslug}/entries/{entry}/withdraw/undo/", "director", {}),
+    Row("GET", "/director/t/{slug}/player-links/", "director"),
+    Row("POST", "/director/t/{slug}/player-links/email/", "director", {}),
+    Row("GET", "/director/t/{slug}/player-links/{p}/regenerate/", "director"),
+    Row("POST", "/director/t/{slug}/player-links/{p}/regenerate/", "director", {}),
     Row("POST", "/director/t/{slug}/events/{eslug}/draw/", "director", {}),
     Row("POST", "/director/t/{slug}/events/{eslug}/lengths/", "director", {}),
     Row("POST", "/director/t/{slug}/events/{eslug}/rounds/{r2}/start/", "director", {}),
@@ -170,6 +177,9 @@ MATRIX: list[Row] = [
     api("POST", "/events/{event}/rounds/next/", "director", {}),
     api("POST", "/entries/{entry}/check-in/", "director", {}),
     api("POST", "/entries/{entry}/withdraw/", "director", {}),
+    api("POST", "/entries/{entry}/withdraw/undo/", "director", {}),
+    api("GET", "/tournaments/{slug}/player-links/", "director"),
+    api("POST", "/tournaments/{slug}/player-links/{p}/regenerate/", "director", {}),
     api("PATCH", "/rounds/{r2}/", "director", {}),
     api("POST", "/rounds/{r2}/start/", "director", {}),
     api("PUT", "/rounds/{r2}/deadline/", "director", {}),
@@ -377,7 +387,8 @@ def test_the_link_of_a_withdrawn_player_has_expired(linked: Scene) -> None:
 def test_the_links_of_a_finished_event_have_expired(linked: Scene) -> None:
     Event.objects.filter(pk=linked.world.event.pk).update(status=Event.Status.FINISHED)
     client = Client()
-    results = client.get(f"/r/{linked.key}/")  # the player's results, and no form any more
+    # the player's results, and no form any more
+    results = client.get(f"/r/{linked.key}/", follow=True)
     assert results.status_code == 200
     assert b"Final place" in results.content or b"is finished" in results.content
     assert b"<form" not in results.content.split(b"<main")[1]

@@ -44,6 +44,11 @@ class PlayerCreateSerializer(serializers.Serializer):
     rating = serializers.FloatField(required=False, allow_null=True, min_value=1, max_value=4000)
     club = serializers.CharField(required=False, allow_blank=True, default="", max_length=120)
     country = serializers.CharField(required=False, allow_blank=True, default="", max_length=2)
+    confirm_new = serializers.BooleanField(
+        default=False,
+        help_text="A name that a player already has is refused (400 `possible-duplicate`, "
+        "with the `existing` players) unless this is true: use that player, or confirm.",
+    )
 
 
 class PlayerImportSerializer(serializers.Serializer):
@@ -171,6 +176,7 @@ class EventSerializer(serializers.ModelSerializer):
             "feeds",
             "tiebreaks",
             "deadline_rule",
+            "start_matches",
             "entry_fee",
             "payout_split",
             "champion",
@@ -212,6 +218,14 @@ class EventCreateSerializer(serializers.Serializer):
     )
     deadline_rule = serializers.ChoiceField(
         choices=Event.DeadlineRule.choices, default=Event.DeadlineRule.FLAG
+    )
+    start_matches = serializers.ChoiceField(
+        choices=Event.StartMatches.choices,
+        default=Event.StartMatches.BY_ROUND,
+        help_text="`auto`: each match is ready (its players told) as soon as both players "
+        "are known, its round started as needed; `by-round` (the default here, as before): "
+        "matches wait until the director starts their round. Leagues (Swiss, round robin) "
+        "always start by round. Switching a drawn event to `auto` opens its matches at once.",
     )
     entry_fee = serializers.DecimalField(
         max_digits=9, decimal_places=2, required=False, allow_null=True, min_value=0

@@ -398,6 +398,22 @@ class EntryWithdrawView(DirectorView):
         return Response(io.EntrySerializer(entry).data)
 
 
+class EntryWithdrawUndoView(DirectorView):
+    @extend_schema(
+        operation_id="entries_withdraw_undo",
+        request=None,
+        responses={200: io.EntrySerializer, **WRITE_ERRORS},
+        summary="Take a withdrawal back (400 place-given-away once a walkover gave their "
+        "place to someone else)",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        from tournament.services.entries import entry_withdraw_undo
+
+        entry = self.checked(request, _get(Entry, pk=pk))
+        entry = entry_withdraw_undo(entry=entry, by=_by(request))
+        return Response(io.EntrySerializer(entry).data)
+
+
 class DrawView(DirectorView):
     @extend_schema(
         operation_id="events_draw",

@@ -242,6 +242,18 @@ class EventForm(forms.Form):
         help_text="Percent of the pool by place, e.g. 50, 30, 20.",
     )
     tiebreaks = TiebreaksField(required=False, label="Tie-breaks (Swiss, round robin)")
+    start_matches = forms.ChoiceField(
+        choices=Event.StartMatches.choices,
+        required=False,
+        # A new event opens each match as soon as both players are known, as backgammon
+        # weekends do; a post without the field (a script) keeps the stored setting, or
+        # by round for a new event.
+        initial=Event.StartMatches.AUTO,
+        widget=forms.RadioSelect,
+        label="Start matches",
+        help_text="By round: nothing is played until you press Start on the event page, "
+        "Consolation rounds too.",
+    )
     deadline_rule = forms.ChoiceField(
         choices=Event.DeadlineRule.choices,
         required=False,
@@ -253,7 +265,14 @@ class EventForm(forms.Form):
     #: The fields in the fieldsets of the create and settings pages.
     GROUPS = {
         "event": ("name", "slug", "kind", "format"),
-        "matches": ("match_lengths", "crawford", "holland", "rounds_planned", "tiebreaks"),
+        "matches": (
+            "start_matches",
+            "match_lengths",
+            "crawford",
+            "holland",
+            "rounds_planned",
+            "tiebreaks",
+        ),
         "feed": ("feeds_from", "feed_rounds"),
         "clock": ("clock_reserve", "clock_delay", "deadline_rule"),
         "money": ("entry_fee", "payout_split"),
@@ -348,6 +367,7 @@ class EventSettingsForm(LockedFieldsForm, EventForm):
             "payout_split": list(event.payout_split or []),
             "tiebreaks": list(event.tiebreaks or DEFAULT_TIEBREAKS),
             "deadline_rule": event.deadline_rule,
+            "start_matches": event.start_matches,
         }
         by_form_field = {"slug": self.SLUG_REASON}
         for name, reason in (locked or {}).items():
@@ -425,6 +445,11 @@ class RegisterForm(forms.Form):
     rating = forms.FloatField(required=False, min_value=1)
     club = forms.CharField(max_length=120, required=False)
     seed = forms.IntegerField(required=False, min_value=1)
+    confirm_new = forms.BooleanField(
+        required=False,
+        label="Yes, this is a new player",
+        help_text="Only when a player of the same name already exists and this is someone else.",
+    )
 
     def __init__(self, *args: Any, players: QuerySet[Player] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

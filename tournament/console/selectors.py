@@ -13,7 +13,7 @@ from django.db.models import Count, F, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from matches.models import Match
-from tournament.models import Entry, Event, Player, Round, Tournament, User
+from tournament.models import Entry, Event, Player, PlayerLink, Round, Tournament, User
 from tournament.selectors import tournaments_directed_by
 
 MATCH_STATES: list[tuple[str, str]] = list(Match.Status.choices)
@@ -264,6 +264,25 @@ def round_progress(event: Event) -> dict[int, tuple[int, int]]:
     return progress
 
 
+def round_waiting(event: Event) -> dict[int, int]:
+    """For each round not started: how many of its matches already have both players
+    (they wait for the director's Start: Consolation rounds fill as losers arrive)."""
+    rows = (
+        Match.objects.filter(
+            event=event,
+            is_bye=False,
+            status=Match.Status.PENDING,
+            round__status=Round.Status.PENDING,
+            entry1__isnull=False,
+            entry2__isnull=False,
+        )
+        .values("round_id")
+        .annotate(n=Count("id"))
+        .values_list("round_id", "n")
+    )
+    return dict(rows)
+
+
 def manual_order_text(entries: list[Entry]) -> str:
     """The manual-draw box's starting text: the players the draw takes (the checked-in
     ones once anyone has checked in), by seed then rating, one ``id · name`` a line."""
@@ -281,3 +300,42 @@ def feeding_events(tournament: Tournament) -> QuerySet[Event]:
     return tournament.events.filter(
         format=Event.Format.SINGLE_ELIMINATION, feeds_from__isnull=True
     ).order_by("position", "id")
+
+
+def player_links(tournament: Tournament) -> list[PlayerLink]:
+    """Every player of the tournament with their private link and the names of the events
+    they are in (``event_names``), by name."""
+    links = list(
+        PlayerLink.objects.filter(tournament=tournament)
+        .select_related("player", "regenerated_by")
+        .order_by("player__name", "player_id")
+    )
+    events: dict[int, list[str]] = {}
+    for player_id, name in (
+        Entry.objects.filter(event__tournament=tournament)
+        .order_by("event__position", "event_id")
+        .values_list("player_id", "event__name")
+    ):
+        events.setdefault(player_id, []).append(name)
+    for link in links:
+        link.event_names = events.get(link.player_id, [])  # type: ignore[attr-defined]
+    return links
+
+
+def player_link_of(tournament: Tournament, player_id: int) -> PlayerLink:
+    """The player's link in ``tournament`` (404 when they are not entered in it)."""
+    return get_object_or_404(
+        PlayerLink.objects.select_related("player", "tournament"),
+        tournament=tournament,
+        player_id=player_id,
+    )
+
+
+def entry_open_matches(entry: Entry) -> list[Match]:
+    """The entry's undecided matches, with both players, for the withdrawal's confirmation."""
+    return list(
+        Match.objects.filter(Q(entry1=entry) | Q(entry2=entry))
+        .exclude(status=Match.Status.COMPLETE)
+        .select_related("round", "entry1__player", "entry2__player")
+        .order_by("round__number", "slot")
+    )

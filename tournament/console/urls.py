@@ -13,6 +13,13 @@ urlpatterns = [
     path("t/<slug:slug>/settings/", views.tournament_settings, name="tournament-settings"),
     path("t/<slug:slug>/new-event/", views.event_new, name="event-new"),
     path("t/<slug:slug>/import/", views.players_import, name="import"),
+    path("t/<slug:slug>/player-links/", views.player_links, name="player-links"),
+    path("t/<slug:slug>/player-links/email/", views.player_links_email_view, name="links-email"),
+    path(
+        "t/<slug:slug>/player-links/<int:player_id>/regenerate/",
+        views.player_link_regenerate_view,
+        name="link-regenerate",
+    ),
     path("t/<slug:slug>/events/<slug:event_slug>/", views.event_detail, name="event"),
     path(
         "t/<slug:slug>/events/<slug:event_slug>/settings/",
@@ -29,6 +36,11 @@ urlpatterns = [
         "t/<slug:slug>/events/<slug:event_slug>/entries/<int:entry_id>/withdraw/",
         views.entry_withdraw_view,
         name="entry-withdraw",
+    ),
+    path(
+        "t/<slug:slug>/events/<slug:event_slug>/entries/<int:entry_id>/withdraw/undo/",
+        views.entry_withdraw_undo_view,
+        name="entry-withdraw-undo",
     ),
     path("t/<slug:slug>/events/<slug:event_slug>/draw/", views.draw, name="draw"),
     path(

@@ -29,7 +29,8 @@ from matches.services.access import Actor, director_role
 from matches.services.ledger import submission_reject
 from matches.views import request_meta
 from tournament.console import forms, selectors
-from tournament.models import User
+from tournament.models import Event, User
+from tournament.qr import qr_svg
 from tournament.selectors import user_may_create_tournaments
 from tournament.services.console_extras import (
     entry_check_in_undo,
@@ -38,10 +39,15 @@ from tournament.services.console_extras import (
     players_csv_preview,
 )
 from tournament.services.draws import draw_make
-from tournament.services.entries import entry_check_in, entry_withdraw
-from tournament.services.event_settings import event_locked_settings, event_update
+from tournament.services.entries import entry_check_in, entry_withdraw, entry_withdraw_undo
+from tournament.services.event_settings import KEEP, event_locked_settings, event_update
 from tournament.services.events import event_create
 from tournament.services.imports import players_import_csv
+from tournament.services.player_links import (
+    player_link_regenerate,
+    player_links_email,
+    player_links_ensure,
+)
 from tournament.services.results import (
     GameResult,
     match_correct_winner,
@@ -217,6 +223,7 @@ def event_new(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
             payout_split=data["payout_split"],
             tiebreaks=data["tiebreaks"],
             deadline_rule=data["deadline_rule"],
+            start_matches=data["start_matches"] or Event.StartMatches.BY_ROUND,
         )
         if event is not None:
             messages.success(request, f"{event.name} created.")
@@ -264,6 +271,7 @@ def event_settings(request: AuthenticatedHttpRequest, slug: str, event_slug: str
                 entry_fee=data["entry_fee"],
                 payout_split=data["payout_split"],
                 deadline_rule=data["deadline_rule"],
+                start_matches=data["start_matches"] or KEEP,
             )
         except (*REFUSALS, APIException, ValidationError) as exc:
             field, message = _service_error_message(exc)
@@ -333,6 +341,74 @@ def players_import(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse
     return render(request, "console/import.html", context, status=400 if form.errors else 200)
 
 
+# --- Players' private links --------------------------------------------------------------
+
+
+def link_address(request: HttpRequest, key: str) -> str:
+    """The absolute address of a private link, as this site is reached."""
+    return request.build_absolute_uri(reverse("matches:entry", args=[key]))
+
+
+@login_required
+@require_GET
+def player_links(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """Every player's private link with its QR code: to print (one card each), email,
+    or replace when one has leaked."""
+    tournament = selectors.tournament_for(request.user, slug)
+    player_links_ensure(tournament=tournament)
+    cards = []
+    for link in selectors.player_links(tournament):
+        url = link_address(request, link.key)
+        cards.append(
+            {"link": link, "url": url, "qr": qr_svg(url, title=f"{link.player.name}: {url}")}
+        )
+    return render(
+        request,
+        "console/player_links.html",
+        {"tournament": tournament, "cards": cards, "here": "links"},
+    )
+
+
+@login_required
+@require_POST
+def player_links_email_view(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """Queue every player's link by email; say how many went and who has no address."""
+    tournament = selectors.tournament_for(request.user, slug)
+    done = player_links_email(tournament=tournament, by=request.user)
+    text = f"{done.queued} link email{'s' if done.queued != 1 else ''} queued."
+    if done.no_email:
+        text += f" {done.no_email} player{'s have' if done.no_email != 1 else ' has'} no email address: print their card."
+    if done.opted_out:
+        text += f" {done.opted_out} turned email notices off."
+    messages.success(request, text)
+    return redirect("console:player-links", tournament.slug)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_link_regenerate_view(
+    request: AuthenticatedHttpRequest, slug: str, player_id: int
+) -> HttpResponse:
+    """Replace a leaked link (GET asks to confirm): the old address then answers 404."""
+    tournament = selectors.tournament_for(request.user, slug)
+    link = selectors.player_link_of(tournament, player_id)
+    if request.method == "POST":
+        player_link_regenerate(link=link, by=request.user)
+        messages.success(
+            request,
+            f"{link.player.name} has a new link; the old one no longer works. "
+            "Give them the new one (print their card or email it).",
+        )
+        return redirect(
+            f"{reverse('console:player-links', args=[tournament.slug])}#player-{player_id}"
+        )
+    return render(
+        request,
+        "console/player_link_regenerate.html",
+        {"tournament": tournament, "link": link, "here": "links"},
+    )
+
+
 # --- Events: entries, draw, rounds -------------------------------------------------------
 
 
@@ -343,6 +419,7 @@ def _event_context(
     entries = selectors.event_entries(event)
     rounds = selectors.event_rounds(event)
     progress = selectors.round_progress(event)
+    waiting = selectors.round_waiting(event)
     lengths_form = forms_given.get("lengths_form") or forms.MatchLengthsForm(
         initial={"match_lengths": event.match_lengths}
     )
@@ -356,6 +433,7 @@ def _event_context(
             "done": progress.get(rnd.pk, (0, 0))[0],
             "total": progress.get(rnd.pk, (0, 0))[1],
             "startable": next_pending.get(rnd.bracket) == rnd.pk,
+            "waiting": waiting.get(rnd.pk, 0),
         }
         for rnd in rounds
     ]
@@ -418,6 +496,7 @@ def entry_add(request: AuthenticatedHttpRequest, slug: str, event_slug: str) -> 
             club=data["club"],
             seed=data["seed"],
             by=request.user,
+            confirm_new=data["confirm_new"],
         )
         if entry is not None:
             messages.success(request, f"{entry.player.name} registered.")
@@ -465,17 +544,51 @@ def entry_check_in_toggle(
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def entry_withdraw_view(
     request: AuthenticatedHttpRequest, slug: str, event_slug: str, entry_id: int
 ) -> HttpResponse:
-    """Withdraw an entry (its pending matches are forfeited by the service)."""
+    """Withdraw an entry after a confirmation (GET asks; the service gives their undecided
+    matches to their opponents by walkover)."""
     tournament = selectors.tournament_for(request.user, slug)
     event = selectors.event_of(tournament, event_slug)
     entry = selectors.entry_of(event, entry_id)
+    if request.method == "GET":
+        context = {
+            "tournament": tournament,
+            "event": event,
+            "entry": entry,
+            "open_matches": selectors.entry_open_matches(entry),
+        }
+        return render(request, "console/withdraw_confirm.html", context)
     if _refusal(request, entry_withdraw, entry=entry, by=request.user) is not None:
-        messages.success(request, f"{entry.player.name} withdrawn.")
-    return redirect("console:event", tournament.slug, event.slug)
+        messages.success(
+            request,
+            f"{entry.player.name} withdrawn. Undo it from their row while nobody has taken "
+            "their place.",
+        )
+    return redirect(
+        f"{reverse('console:event', args=[tournament.slug, event.slug])}#entry-{entry.pk}"
+    )
+
+
+@login_required
+@require_POST
+def entry_withdraw_undo_view(
+    request: AuthenticatedHttpRequest, slug: str, event_slug: str, entry_id: int
+) -> HttpResponse:
+    """Take a withdrawal back, if the player's place in the bracket is still theirs."""
+    tournament = selectors.tournament_for(request.user, slug)
+    event = selectors.event_of(tournament, event_slug)
+    entry = selectors.entry_of(event, entry_id)
+    restored = _refusal(request, entry_withdraw_undo, entry=entry, by=request.user)
+    if restored is not None:
+        messages.success(
+            request, f"{entry.player.name} is back in, {restored.get_status_display().lower()}."
+        )
+    return redirect(
+        f"{reverse('console:event', args=[tournament.slug, event.slug])}#entry-{entry.pk}"
+    )
 
 
 @login_required

@@ -19,8 +19,11 @@ from matches.models import Game, Match
 from matches.signals import announce_match_changed
 from tournament.api_errors import Conflict
 from tournament.models import Entry, Event, Round
+from tournament.notifications import notify_on_commit
+from tournament.services.auto_start import round_open, starts_each_match
 from tournament.services.brackets import Outcome, Router, Seat
 from tournament.services.common import ACTIVE, event_lock, refuse
+from tournament.services.player_links import player_link_ensure
 
 LEAGUE_FORMATS = (Event.Format.SWISS, Event.Format.ROUND_ROBIN)
 IN_PLAY = (Match.Status.PLAYING, Match.Status.REPORTED, Match.Status.DISPUTED)
@@ -139,7 +142,7 @@ class BracketMover:
 
     def entry_in(self, event_id: int, entry_id: int) -> int:
         """``entry_id``'s entry in event ``event_id``: itself, or the one a feed creates."""
-        source = Entry.objects.select_related("player").get(pk=entry_id)
+        source = Entry.objects.select_related("player", "event").get(pk=entry_id)
         if source.event_id == event_id:
             return entry_id
         status = (
@@ -152,6 +155,8 @@ class BracketMover:
             player=source.player,
             defaults={"status": status, "checked_in_at": source.checked_in_at},
         )
+        if created:
+            player_link_ensure(tournament_id=source.event.tournament_id, player_id=source.player_id)
         if not created and fed.status != status:
             fed.status = status
             fed.save(update_fields=["status"])
@@ -199,12 +204,17 @@ class BracketMover:
                 winner = target.entry1_id
             self.decide(target, winner, Match.Decision.WALKOVER)
             return
+        if target.status != Match.Status.PENDING:
+            return
         # The round's status read now, not with the match's lock: a row lock waited for
         # re-reads the locked row only, not the rows joined to it.
-        started = (
-            Round.objects.filter(pk=target.round_id).exclude(status=Round.Status.PENDING).exists()
+        target.round.status = (
+            Round.objects.filter(pk=target.round_id).values_list("status", flat=True).get()
         )
-        if started and target.status == Match.Status.PENDING:
+        event = self.event(target.event_id)
+        if target.round.status == Round.Status.PENDING and starts_each_match(event):
+            round_open(round_=target.round, event=event, now=self.now)
+        if target.round.status != Round.Status.PENDING:
             target.status = Match.Status.READY
             target.save(update_fields=["status", "updated_at"])
             self.ready.append(target.pk)
@@ -370,3 +380,4 @@ class BracketMover:
                     league_finish_if_done(event)
         for event_id, match_id in self._changed.items():
             announce_match_changed(match_id, event_id)
+        notify_on_commit(self.ready)

@@ -61,10 +61,13 @@ def entry_register_player(
     club: str = "",
     seed: int | None = None,
     by: User | None = None,
+    confirm_new: bool = False,
 ) -> Entry:
     """Enter ``player``, or a new player made from ``name`` and the rest, in ``event``.
 
-    Both happen or neither does: a refused entry leaves no stray player behind.
+    Both happen or neither does: a refused entry leaves no stray player behind. A new
+    name that a player already has is refused (``possible-duplicate``) unless
+    ``confirm_new``.
     """
     if (player is None) == (not (name or "").strip()):
         raise refuse(
@@ -74,7 +77,9 @@ def entry_register_player(
         )
     with transaction.atomic():
         if player is None:
-            player = player_create(name=name, email=email, rating=rating, club=club)
+            player = player_create(
+                name=name, email=email, rating=rating, club=club, confirm_new=confirm_new
+            )
         return entry_register(event=event, player=player, seed=seed, by=by)
 
 

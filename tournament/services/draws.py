@@ -17,6 +17,7 @@ from tournament.formats.draw import DrawEntrant, make_draw
 from tournament.formats.round_robin import round_robin_schedule
 from tournament.formats.slots import Pairing
 from tournament.models import Draw, Entry, Event, Round, User
+from tournament.services.auto_start import event_matches_start_ready
 from tournament.services.brackets import feed_in
 from tournament.services.common import ACTIVE, event_lock, formats_errors, refuse
 from tournament.services.rounds import swiss_rounds_default
@@ -118,6 +119,8 @@ def draw_make(
                 consolation.save(update_fields=["status"])
         event.status = Event.Status.DRAWN
         event.save(update_fields=["status", "rounds_planned"])
+        for drawn_event in (event, *fed):
+            event_matches_start_ready(event=drawn_event, now=now)
         draw = Draw.objects.create(
             event=event,
             method=method,

@@ -10,6 +10,7 @@ from matches.models import Match
 from matches.signals import announce_match_changed, announce_match_completed
 from tournament.models import Entry, Event, Player, Round, User
 from tournament.services.common import ACTIVE, event_lock, refuse
+from tournament.services.player_links import player_link_ensure
 
 
 def _check_open_for_entries(event: Event) -> Round | None:
@@ -74,6 +75,7 @@ def entry_register(
             entry = existing
         else:
             entry = Entry.objects.create(event=event, player=player, seed=seed)
+        player_link_ensure(tournament_id=event.tournament_id, player_id=player.pk)
         if repair is not None:
             from tournament.services.rounds import swiss_round_repair
 
@@ -142,4 +144,58 @@ def entry_withdraw(*, entry: Entry, reason: str = "", by: User | None = None) ->
                 from tournament.services.rounds import swiss_round_repair
 
                 swiss_round_repair(round_=latest)
+    return entry
+
+
+def entry_withdraw_undo(*, entry: Entry, by: User | None = None) -> Entry:
+    """Take back a withdrawal (a mistaken click, a player who turns up after all): the
+    entry returns to registered or checked in, as it was.
+
+    Refused once the player's place was given away: a match already given to their
+    opponent by walkover, or a finished event. A Swiss round not started yet is paired
+    again with them.
+    """
+    from tournament.services.advance import entry_reactivate_status
+
+    with transaction.atomic():
+        entry = Entry.objects.select_for_update().select_related("event", "player").get(pk=entry.pk)
+        event = entry.event
+        if entry.status != Entry.Status.WITHDRAWN:
+            raise refuse(f"{entry.player} is not withdrawn.", code="not-withdrawn")
+        if event.status == Event.Status.FINISHED:
+            raise refuse(f"{event.name} is finished: the withdrawal stays.", code="event-finished")
+        given_away = (
+            Match.objects.filter(Q(entry1=entry) | Q(entry2=entry))
+            .filter(status=Match.Status.COMPLETE, decision=Match.Decision.WALKOVER)
+            .exclude(winner=entry)
+            .select_related("round")
+            .first()
+        )
+        if given_away is not None:
+            raise refuse(
+                f"{entry.player}'s place is already given away: {given_away.round} of "
+                f"{event.name} went to their opponent by walkover. Correct that match first "
+                "if they are to play it.",
+                code="place-given-away",
+                match=given_away.pk,
+            )
+        seated = Match.objects.filter(Q(entry1=entry) | Q(entry2=entry)).exists()
+        if (
+            event.status != Event.Status.REGISTRATION
+            and event.format != Event.Format.SWISS
+            and not seated
+        ):
+            raise refuse(
+                f"{event.name} was drawn without {entry.player}: there is no place in the "
+                "bracket to give back.",
+                code="place-given-away",
+            )
+        entry.status = entry_reactivate_status(entry)
+        entry.save(update_fields=["status"])
+        if event.format == Event.Format.SWISS:
+            pending = event.rounds.filter(status=Round.Status.PENDING).order_by("-number").first()
+            if pending is not None:
+                from tournament.services.rounds import swiss_round_repair
+
+                swiss_round_repair(round_=pending)
     return entry

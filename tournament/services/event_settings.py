@@ -14,9 +14,11 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from tournament import page_cache
 from tournament.models import Event, Round
+from tournament.services.auto_start import event_matches_start_ready
 from tournament.services.common import event_lock, refuse
 from tournament.services.events import (
     ELIMINATION,
@@ -25,6 +27,7 @@ from tournament.services.events import (
     check_feed,
     check_match_lengths,
     check_payout_split,
+    check_start_matches,
     check_tiebreaks,
     pending_rounds_relength,
 )
@@ -91,6 +94,7 @@ LABELS = {
     "entry_fee": "The entry fee",
     "payout_split": "The payout split",
     "deadline_rule": "The deadline rule",
+    "start_matches": "When matches start",
 }
 
 
@@ -111,12 +115,15 @@ def event_update(
     entry_fee: Decimal | None = KEEP,
     payout_split: Sequence[float] = KEEP,
     deadline_rule: str = KEEP,
+    start_matches: str = KEEP,
 ) -> Event:
     """Change an event's settings; a parameter not given keeps its value.
 
     A new value for a setting the draw (or the event's end) fixed is refused, naming
     the field and the reason (``event_locked_settings``). New match lengths reach the
     rounds not started yet; a Swiss event cut to the rounds it has played finishes.
+    Switching a drawn event to ``start_matches="auto"`` opens at once every match whose
+    two players are known.
     """
     given = {
         "name": name,
@@ -133,6 +140,7 @@ def event_update(
         "entry_fee": entry_fee,
         "payout_split": payout_split,
         "deadline_rule": deadline_rule,
+        "start_matches": start_matches,
     }
     wanted = {field: value for field, value in given.items() if value is not KEEP}
     with transaction.atomic():
@@ -161,6 +169,11 @@ def event_update(
         event.save(update_fields=list(changed))
         if "match_lengths" in changed:
             pending_rounds_relength(event)
+        if "start_matches" in changed and event.status in (
+            Event.Status.DRAWN,
+            Event.Status.RUNNING,
+        ):
+            event_matches_start_ready(event=event, now=timezone.now())
         if "rounds_planned" in changed and event.status == Event.Status.RUNNING:
             league_finish_if_done(event)
         for event_id in {i for i in (event.pk, event.feeds_from_id, was_fed_by) if i is not None}:
@@ -211,6 +224,8 @@ def _checked(event: Event, wanted: dict[str, Any]) -> dict[str, Any]:
             check_entry_fee(value)
         elif field == "payout_split":
             value = check_payout_split(list(value or []))
+        elif field == "start_matches":
+            value = check_start_matches(value)
         elif field == "deadline_rule" and value not in Event.DeadlineRule.values:
             raise refuse(f"Unknown deadline rule {value!r}.", code="invalid", field="deadline_rule")
         new[field] = value

@@ -201,8 +201,12 @@ def event_create(
     entry_fee: Decimal | None = None,
     payout_split: Sequence[float] | None = None,
     deadline_rule: str = Event.DeadlineRule.FLAG,
+    start_matches: str = Event.StartMatches.BY_ROUND,
 ) -> Event:
     """Create an event. ``feeds_from`` + ``feed_rounds`` make it a Consolation of that Main.
+
+    ``start_matches``: ``auto`` opens each match as soon as both players are known;
+    ``by-round`` waits for the director to start its round.
 
     ``rounds`` is the number of Swiss rounds (default: enough to find a winner,
     chosen at the draw). ``tiebreaks`` are names known to ``formats.standings``.
@@ -257,6 +261,7 @@ def event_create(
         raise refuse(
             f"Unknown deadline rule {deadline_rule!r}.", code="invalid", field="deadline_rule"
         )
+    check_start_matches(start_matches)
     checked_tiebreaks = check_tiebreaks(tiebreaks)
     checked_clock = check_clock(clock)
     split = check_payout_split(payout_split)
@@ -284,12 +289,25 @@ def event_create(
             rounds_planned=rounds,
             tiebreaks=checked_tiebreaks,
             deadline_rule=deadline_rule,
+            start_matches=start_matches,
             position=position,
         )
         event.full_clean(exclude=["champion"])
         event.save()
         page_cache.invalidate_event_on_commit(event.pk, tournament.pk)
     return event
+
+
+def check_start_matches(value: object) -> str:
+    """A known way of starting matches, or a refusal naming the field."""
+    if value not in Event.StartMatches.values:
+        raise refuse(
+            f"Unknown way to start matches {value!r}: choose "
+            f"{' or '.join(Event.StartMatches.values)}.",
+            code="invalid",
+            field="start_matches",
+        )
+    return str(value)
 
 
 def check_tiebreaks(tiebreaks: Sequence[str] | None) -> list[str]:

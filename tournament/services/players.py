@@ -51,6 +51,20 @@ def _clean(
     return name, (email or "").strip(), rating, (club or "").strip(), country
 
 
+def player_namesakes(name: str) -> list[Player]:
+    """Players already called ``name`` (case and spacing aside)."""
+    wanted = " ".join((name or "").split())
+    if not wanted:
+        return []
+    return list(Player.objects.filter(name__iexact=wanted).order_by("pk")[:5])
+
+
+def namesake_text(player: Player) -> str:
+    """How a refusal names an existing player: name (club, email)."""
+    facts = ", ".join(f for f in (player.club, player.email) if f) or "no club or email"
+    return f"{player.name} ({facts})"
+
+
 def player_create(
     *,
     name: str,
@@ -59,11 +73,31 @@ def player_create(
     club: str = "",
     country: str = "",
     user: User | None = None,
+    confirm_new: bool = True,
 ) -> Player:
-    """Create a player (rating 1500 unless given)."""
+    """Create a player (rating 1500 unless given).
+
+    ``confirm_new=False`` (the console's and the API's default) refuses a name that a
+    player already has (``possible-duplicate``, naming them), so that a director uses
+    that player, or confirms that this is somebody else.
+    """
     name, email, rating, club, country = _clean(
         name=name, email=email, rating=rating, club=club, country=country
     )
+    if not confirm_new:
+        namesakes = player_namesakes(name)
+        if namesakes:
+            named = "; ".join(namesake_text(p) for p in namesakes)
+            raise refuse(
+                f"A player named {' '.join(name.split())} already exists: {named}. Use that player, or "
+                "confirm that this is a new one.",
+                code="possible-duplicate",
+                field="name",
+                existing=[
+                    {"id": p.pk, "name": p.name, "club": p.club, "email": p.email}
+                    for p in namesakes
+                ],
+            )
     with transaction.atomic():
         player = Player(name=name, email=email, club=club, country=country, user=user)
         if rating is not None:

@@ -13,6 +13,7 @@ from matches.models import Match
 from matches.signals import announce_match_changed
 from tournament.formats.swiss import swiss_pairings
 from tournament.models import Event, Round, User
+from tournament.notifications import notify_on_commit
 from tournament.services.common import ACTIVE, event_lock, formats_errors, refuse
 from tournament.services.events import MAX_LENGTH
 from tournament.services.structure import Layout
@@ -81,6 +82,7 @@ def _start(round_: Round, event: Event) -> list[int]:
     first = round_.matches.order_by("slot").values_list("pk", flat=True).first()
     if first is not None:
         announce_match_changed(first, event.pk)
+    notify_on_commit(ready)
     return ready
 
 

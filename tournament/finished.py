@@ -1,4 +1,4 @@
-"""What a player's private link shows once the event is over: their matches and final place.
+"""What a player's link shows once their events are over: their matches and final places.
 
 Placing: in a league (Swiss, round robin) the standings' rank; in an elimination
 bracket the champion is 1st, the finalist 2nd, and a player out in an earlier round
@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from matches.models import Match
 from matches.selectors import entry_matches
 from tournament.models import Entry, Event, Round
+from tournament.selectors import standings
 
 LEAGUES = (Event.Format.SWISS, Event.Format.ROUND_ROBIN)
 
@@ -41,8 +42,6 @@ def _span(best: int, worst: int, field: int) -> str:
 
 
 def _league_place(entry: Entry) -> str:
-    from tournament.selectors import standings
-
     rows = standings(entry.event)
     for row in rows:
         if row.entry.pk == entry.pk:

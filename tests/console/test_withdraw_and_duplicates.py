@@ -1,0 +1,128 @@
+"""Withdrawing asks first and can be undone while the player's place is still theirs;
+adding a player whose name exists warns of the duplicate (console and API)."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from matches.models import Match
+from tests.console.test_player_links import make_weekend
+from tests.factories import UserFactory
+from tournament import services
+from tournament.api_errors import DomainError
+from tournament.models import Entry, Event, Player
+from tournament.services.entries import entry_withdraw_undo
+
+pytestmark = pytest.mark.django_db
+
+
+def test_withdraw_asks_first_then_undo_restores_the_status(client: Client) -> None:
+    director = UserFactory(username="td")
+    t = services.tournament_create(name="Open", slug="open", director=director)
+    event = services.event_create(tournament=t, name="Main", match_lengths=[3], slug="main")
+    player = services.player_create(name="Ann Lee")
+    entry = services.entry_register(event=event, player=player)
+    services.entry_check_in(entry=entry)
+    client.force_login(director)
+    url = f"/director/t/open/events/main/entries/{entry.pk}/withdraw/"
+    page = client.get("/director/t/open/events/main/").content.decode()
+    assert f'href="{url}"' in page  # the row's button leads to the confirmation
+    ask = client.get(url)
+    assert ask.status_code == 200
+    assert "Yes, withdraw Ann Lee" in ask.content.decode()
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.CHECKED_IN  # asking is not doing
+    assert client.post(url).status_code == 302
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.WITHDRAWN
+    page = client.get("/director/t/open/events/main/").content.decode()
+    assert "Undo withdraw" in page
+    assert client.post(f"{url}undo/").status_code == 302
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.CHECKED_IN
+    assert "back in, checked in" in client.get("/director/t/open/events/main/").content.decode()
+
+
+def test_undo_is_refused_once_a_walkover_gave_the_place_away(
+    client: Client, django_capture_on_commit_callbacks
+) -> None:
+    weekend = make_weekend()
+    services.round_start(round_=weekend.main.rounds.get(number=1))
+    match = Match.objects.filter(event=weekend.main, round__number=1).first()
+    leaver = match.entry1
+    client.force_login(weekend.director)
+    url = f"/director/t/links/events/main/entries/{leaver.pk}/withdraw/"
+    ask = client.get(url).content.decode()
+    assert "go to their opponents by walkover" in ask
+    assert match.entry2.player.name in ask
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(url).status_code == 302
+    match.refresh_from_db()
+    assert match.decision == Match.Decision.WALKOVER
+    page = client.post(f"{url}undo/", follow=True).content.decode()
+    assert "place is already given away" in page
+    leaver.refresh_from_db()
+    assert leaver.status == Entry.Status.WITHDRAWN
+    api = APIClient()
+    token, _ = Token.objects.get_or_create(user=weekend.director)
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    answer = api.post(f"/api/entries/{leaver.pk}/withdraw/undo/")
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "place-given-away"
+
+
+def test_undo_is_refused_after_a_draw_made_without_them() -> None:
+    director = UserFactory()
+    t = services.tournament_create(name="Open", slug="open", director=director)
+    event = services.event_create(tournament=t, name="Main", match_lengths=[3], slug="main")
+    entries = [
+        services.entry_register(event=event, player=services.player_create(name=f"P{i}"))
+        for i in range(4)
+    ]
+    services.entry_withdraw(entry=entries[0])
+    services.draw_make(event=event, method="rating")
+    with pytest.raises(DomainError, match="drawn without"):
+        entry_withdraw_undo(entry=entries[0])
+
+
+def test_adding_a_player_whose_name_exists_warns_in_the_console(client: Client) -> None:
+    director = UserFactory()
+    t = services.tournament_create(name="Open", slug="open", director=director)
+    services.event_create(tournament=t, name="Main", match_lengths=[3], slug="main")
+    services.player_create(name="Hiro Tanaka", club="Club Nord", email="hiro@example.org")
+    client.force_login(director)
+    url = "/director/t/open/events/main/entries/"
+    warned = client.post(url, {"name": "hiro  tanaka", "club": "Elsewhere"})
+    assert warned.status_code == 400
+    body = warned.content.decode()
+    assert (
+        "A player named hiro tanaka already exists: Hiro Tanaka (Club Nord, hiro@example.org)"
+        in body
+    )
+    assert "Yes, this is a new player" in body
+    assert Player.objects.filter(name__iexact="hiro tanaka").count() == 1
+    confirmed = client.post(url, {"name": "Hiro Tanaka", "club": "Elsewhere", "confirm_new": "on"})
+    assert confirmed.status_code == 302
+    assert Player.objects.filter(name="Hiro Tanaka").count() == 2
+    assert Event.objects.get(slug="main").entries.count() == 1
+
+
+def test_adding_a_player_whose_name_exists_needs_confirmation_in_the_api() -> None:
+    director = UserFactory()
+    services.tournament_create(name="Open", slug="open", director=director)
+    services.player_create(name="Hiro Tanaka", club="Club Nord")
+    api = APIClient()
+    token, _ = Token.objects.get_or_create(user=director)
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    refused = api.post("/api/players/", {"name": "Hiro Tanaka"}, format="json")
+    assert refused.status_code == 400
+    data = refused.json()
+    assert data["code"] == "possible-duplicate"
+    assert data["detail"]["field"] == "name"
+    assert data["detail"]["existing"][0]["club"] == "Club Nord"
+    made = api.post("/api/players/", {"name": "Hiro Tanaka", "confirm_new": True}, format="json")
+    assert made.status_code == 201
+    assert api.post("/api/players/", {"name": "Someone New"}, format="json").status_code == 201

@@ -1,0 +1,119 @@
+"""Players' private links: one per player and tournament, made on their first entry.
+
+``/r/<key>/`` shows the player's matches in every event of the tournament (the
+Consolation match that waits after a Main loss too) and reports any of them. A
+leaked link is replaced: the old key (and the per-entry keys of older links) then
+answers 404.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from tournament.models import Entry, PlayerLink, Tournament, User, new_report_key
+
+log = logging.getLogger(__name__)
+
+
+def _first_entry_key(tournament_id: int, player_id: int) -> str:
+    """The key of the player's first entry in the tournament: a new link keeps it, so a
+    link printed or sent for that entry goes on working."""
+    key = (
+        Entry.objects.filter(event__tournament_id=tournament_id, player_id=player_id)
+        .order_by("pk")
+        .values_list("report_key", flat=True)
+        .first()
+    )
+    return key or new_report_key()
+
+
+def player_link_ensure(*, tournament_id: int, player_id: int) -> PlayerLink:
+    """The player's link for the tournament, made now if they have none yet."""
+    link = PlayerLink.objects.filter(tournament_id=tournament_id, player_id=player_id).first()
+    if link is not None:
+        return link
+    link, _ = PlayerLink.objects.get_or_create(
+        tournament_id=tournament_id,
+        player_id=player_id,
+        defaults={"key": _first_entry_key(tournament_id, player_id)},
+    )
+    return link
+
+
+def player_links_ensure(*, tournament: Tournament) -> None:
+    """Make the missing links of every player entered in the tournament (one query when
+    none is missing)."""
+    have = set(PlayerLink.objects.filter(tournament=tournament).values_list("player_id", flat=True))
+    entered = set(
+        Entry.objects.filter(event__tournament=tournament).values_list("player_id", flat=True)
+    )
+    missing = sorted(entered - have)
+    if missing:
+        PlayerLink.objects.bulk_create(
+            [
+                PlayerLink(
+                    tournament=tournament, player_id=p, key=_first_entry_key(tournament.pk, p)
+                )
+                for p in missing
+            ],
+            ignore_conflicts=True,
+        )
+
+
+def player_link_regenerate(*, link: PlayerLink, by: User | None = None) -> PlayerLink:
+    """Give the player a new key; the old one (and their entries' old keys) stop working."""
+    with transaction.atomic():
+        link = PlayerLink.objects.select_for_update().get(pk=link.pk)
+        old = link.key
+        link.key = new_report_key()
+        link.regenerated_at = timezone.now()
+        link.regenerated_by = by
+        link.save(update_fields=["key", "regenerated_at", "regenerated_by"])
+        for entry in Entry.objects.select_for_update().filter(
+            event__tournament_id=link.tournament_id, player_id=link.player_id
+        ):
+            entry.report_key = new_report_key()
+            entry.save(update_fields=["report_key"])
+    log.warning(
+        "player link regenerated: tournament %s, player %s, by user %s (old key ending %s)",
+        link.tournament_id,
+        link.player_id,
+        getattr(by, "pk", None),
+        old[-4:],
+    )
+    return link
+
+
+@dataclass(frozen=True)
+class LinksMailed:
+    """What ``player_links_email`` did: notices queued, players without an address or
+    who turned notices off."""
+
+    queued: int
+    no_email: int
+    opted_out: int
+
+
+def player_links_email(*, tournament: Tournament, by: User | None = None) -> LinksMailed:
+    """Queue an email with their private link to every player of the tournament who has an
+    address and accepts notices (a Celery task each, sent once per key)."""
+    from tournament.notifications import notify_player_link
+
+    player_links_ensure(tournament=tournament)
+    queued = no_email = opted_out = 0
+    ids = []
+    for link in PlayerLink.objects.filter(tournament=tournament).select_related("player"):
+        if not link.player.email:
+            no_email += 1
+        elif not link.player.notify:
+            opted_out += 1
+        else:
+            queued += 1
+            ids.append(link.pk)
+    transaction.on_commit(lambda: [notify_player_link.delay(pk) for pk in ids])
+    log.info("player links queued for %d players of tournament %s", queued, tournament.pk)
+    return LinksMailed(queued=queued, no_email=no_email, opted_out=opted_out)
