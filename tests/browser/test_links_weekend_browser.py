@@ -200,6 +200,13 @@ def play_the_weekend(chromium: Any, live_server: Any) -> None:
     assert "each match starts as soon as both players are known" in page.content()
     both_widths(page, "console-event-drawn")
 
+    # Tables: the director numbers the round's ready matches, in bracket order.
+    page.goto(f"{base}/director/t/{SLUG}/events/main/matches/")
+    submit(page, "form.round-tables", "Number the tables")
+    grid = page.content()
+    assert all(f"Table {n}</span>" in grid for n in (1, 2, 3, 4)), "four round-1 tables"
+    both_widths(page, "console-tables-numbered")
+
     # ---- the links, as the director hands them out ---------------------------------
     links = links_from_console(page, base)
     assert sorted(links) == sorted(NAMES)
@@ -237,10 +244,12 @@ def play_the_weekend(chromium: Any, live_server: Any) -> None:
     gone = player.goto(leaked)
     assert gone is not None
     assert gone.status == 404
+    assert "This link is not valid: ask your director for your link." in player.content()
     player.screenshot(path=str(ARTIFACTS / "player-old-link-404-390.png"), full_page=True)
 
     player.goto(links["Anna Berg"])
     assert "your next match" in player.content()
+    assert re.search(r"Table <strong>[1-4]</strong>", player.content()), "the player's table"
     shot(player, "player-ready", 390)
     shot(player, "player-ready", 1366)
     player.set_viewport_size({"width": 390, "height": 844})
@@ -248,6 +257,31 @@ def play_the_weekend(chromium: Any, live_server: Any) -> None:
     # Anna beats Ines in round 1 of the Main: Ines's link now shows the Consolation
     # match that waits for her (opponent still to come), then opens it.
     assert report_open_matches(player, links, limit=1) == 1
+
+    # The director corrects the mistyped final score alone: an unlikely one is asked
+    # about first, a plausible one is kept as a score-only result, winner unchanged.
+    page.goto(f"{base}/director/t/{SLUG}/events/main/matches/")
+    page.locator(".match-card", has_text="Ines Jung").locator("a:text-is('Correct')").click()
+    page.wait_for_load_state()
+    match_page = page.url
+    score_form = page.locator("form[action$='/score/']")
+    score_form.get_by_label(re.compile(r"^Anna Berg:?$")).fill("25")
+    score_form.get_by_label(re.compile(r"^Ines Jung:?$")).fill("0")
+    submit(page, "form[action$='/score/']", "Save the result")
+    assert "Confirm this unlikely score" in page.content()
+    both_widths(page, "console-unlikely-score")
+    score_form.get_by_label(re.compile(r"^Anna Berg:?$")).fill("2")
+    score_form.get_by_label(re.compile(r"^Ines Jung:?$")).fill("0")
+    submit(page, "form[action$='/score/']", "Save the result")
+    assert "Result saved." in page.content()
+    page.goto(match_page)
+    head = page.locator(".page-head").inner_text()
+    assert "Score only" in head
+    scores = page.locator("table.scoreline").inner_text()
+    assert re.search(r"Anna Berg\s+2", scores)
+    assert re.search(r"Ines Jung\s+0", scores)
+    both_widths(page, "console-score-corrected")
+
     player.goto(links["Ines Jung"])
     assert "Coming up" in player.content()
     assert "Consolation, Semi-final (1 point): opponent not known yet" in player.content()
@@ -285,6 +319,13 @@ def play_the_weekend(chromium: Any, live_server: Any) -> None:
         both_widths(spectator, name)
     spectator.goto(f"{base}/t/{SLUG}/main/")
     assert "Anna Berg" in spectator.content()
+
+    # A player whose events are over: their link shows their results.
+    player.goto(links["Anna Berg"])
+    done = player.content()
+    assert "Final place: <strong>1st of 8: champion</strong>" in done
+    assert "<form" not in done.split("<main", 1)[1]
+    both_widths(player, "player-results")
 
     page.goto(f"{base}/director/t/{SLUG}/")
     body = page.content()
