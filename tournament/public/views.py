@@ -301,7 +301,7 @@ def event_slips(request: HttpRequest, slug: str, event_slug: str) -> HttpRespons
 
 
 def _director_slips(request: HttpRequest, event: Event, context: dict[str, Any]) -> HttpResponse:
-    from tournament.console.views import link_address
+    from tournament.console.players import link_address
     from tournament.qr import qr_svg
     from tournament.services.player_links import player_links_ensure
 

@@ -1,0 +1,212 @@
+"""The console's event pages: creating an event, its settings, its page and match lengths."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from rest_framework.exceptions import APIException
+
+from matches.errors import REFUSALS
+from tournament.console import forms, selectors
+from tournament.console.base import (
+    AuthenticatedHttpRequest,
+    _service_error_message,
+    call_service,
+)
+from tournament.models import Event
+from tournament.services.event_settings import KEEP, event_locked_settings, event_update
+from tournament.services.events import event_create
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_new(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """Create an event: format, match length per round, Crawford/Holland, feed, clocks."""
+    tournament = selectors.tournament_for(request.user, slug)
+    form = forms.EventForm(request.POST or None, feeds=selectors.feeding_events(tournament))
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        event = call_service(
+            form,
+            event_create,
+            tournament=tournament,
+            name=data["name"],
+            slug=data["slug"],
+            kind=data["kind"] or None,
+            format=data["format"],
+            match_lengths=data["match_lengths"],
+            crawford=data["crawford"],
+            holland=data["holland"],
+            clock=data["clock"],
+            feeds_from=data["feeds_from"],
+            feed_rounds=data["feed_rounds"],
+            rounds=data["rounds_planned"],
+            entry_fee=data["entry_fee"],
+            payout_split=data["payout_split"],
+            tiebreaks=data["tiebreaks"],
+            deadline_rule=data["deadline_rule"],
+            start_matches=data["start_matches"] or Event.StartMatches.BY_ROUND,
+        )
+        if event is not None:
+            messages.success(request, f"{event.name} created.")
+            return redirect("console:event", tournament.slug, event.slug)
+    return render(
+        request,
+        "console/event_form.html",
+        {"tournament": tournament, "form": form, "groups": form.groups()},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_settings(request: AuthenticatedHttpRequest, slug: str, event_slug: str) -> HttpResponse:
+    """Change an event's settings; those its draw (or its end) fixed are shown locked.
+
+    A locked setting sent with a new value is refused next to its field (by the form
+    for the slug, by ``event_update`` for the others), never silently kept.
+    """
+    tournament = selectors.tournament_for(request.user, slug)
+    event = selectors.event_of(tournament, event_slug)
+    form = forms.EventSettingsForm(
+        request.POST or None,
+        event=event,
+        locked=event_locked_settings(event),
+        feeds=selectors.feeding_events(tournament).exclude(pk=event.pk),
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            saved = event_update(
+                event=event,
+                name=data["name"],
+                kind=data["kind"] or None,
+                format=data["format"],
+                match_lengths=data["match_lengths"],
+                crawford=data["crawford"],
+                holland=data["holland"],
+                rounds=data["rounds_planned"],
+                feeds_from=data["feeds_from"],
+                feed_rounds=data["feed_rounds"],
+                clock=data["clock"],
+                tiebreaks=data["tiebreaks"],
+                entry_fee=data["entry_fee"],
+                payout_split=data["payout_split"],
+                deadline_rule=data["deadline_rule"],
+                start_matches=data["start_matches"] or KEEP,
+            )
+        except (*REFUSALS, APIException, ValidationError) as exc:
+            field, message = _service_error_message(exc)
+            form.add_error(form.field_for(field), message)
+        else:
+            messages.success(request, f"{saved.name}: settings saved.")
+            return redirect("console:event", tournament.slug, saved.slug)
+    return render(
+        request,
+        "console/event_form.html",
+        {
+            "tournament": tournament,
+            "event": event,
+            "form": form,
+            "groups": form.groups(),
+            "editing": True,
+            "locked": form.locked,
+        },
+        status=400 if form.errors else 200,
+    )
+
+
+def _event_context(
+    request: AuthenticatedHttpRequest, tournament: Any, event: Any, **forms_given: Any
+) -> dict[str, Any]:
+    """What the event page shows, with fresh forms unless a failed one is given back."""
+    entries = selectors.event_entries(event)
+    rounds = selectors.event_rounds(event)
+    progress = selectors.round_progress(event)
+    waiting = selectors.round_waiting(event)
+    lengths_form = forms_given.get("lengths_form") or forms.MatchLengthsForm(
+        initial={"match_lengths": event.match_lengths}
+    )
+    next_pending: dict[str, int] = {}
+    for rnd in rounds:
+        if rnd.status == "pending":
+            next_pending.setdefault(rnd.bracket, rnd.pk)
+    round_rows = [
+        {
+            "round": rnd,
+            "done": progress.get(rnd.pk, (0, 0))[0],
+            "total": progress.get(rnd.pk, (0, 0))[1],
+            "startable": next_pending.get(rnd.bracket) == rnd.pk,
+            "waiting": waiting.get(rnd.pk, 0),
+        }
+        for rnd in rounds
+    ]
+    registering = selectors.accepts_entries(event)
+    return {
+        "tournament": tournament,
+        "event": event,
+        "here": "event",
+        "entries": entries,
+        "check_in_open": selectors.check_in_open(event),
+        "rounds": rounds,
+        "round_rows": round_rows,
+        "lengths_form": lengths_form,
+        "last_draw": event.draws.order_by("-created_at").first(),
+        "register_form": (
+            forms_given.get("register_form")
+            or forms.RegisterForm(players=selectors.register_candidates(event))
+        )
+        if registering
+        else None,
+        "draw_form": (
+            forms_given.get("draw_form")
+            or forms.DrawForm(
+                entries=entries, initial={"order": selectors.manual_order_text(entries)}
+            )
+        )
+        if event.status == "registration"
+        else None,
+        "pairs_rounds": selectors.pairs_rounds(event),
+        "can_pair_next": selectors.pairs_rounds(event) and event.status in ("drawn", "running"),
+    }
+
+
+@login_required
+@require_GET
+def event_detail(request: AuthenticatedHttpRequest, slug: str, event_slug: str) -> HttpResponse:
+    """An event's entries (check-in, withdraw), its draw, and its rounds (lengths, start)."""
+    tournament = selectors.tournament_for(request.user, slug)
+    event = selectors.event_of(tournament, event_slug)
+    return render(request, "console/event.html", _event_context(request, tournament, event))
+
+
+@login_required
+@require_POST
+def match_lengths(request: AuthenticatedHttpRequest, slug: str, event_slug: str) -> HttpResponse:
+    """Change the event's match lengths; rounds that have not started take them."""
+    tournament = selectors.tournament_for(request.user, slug)
+    event = selectors.event_of(tournament, event_slug)
+    form = forms.MatchLengthsForm(request.POST)
+    if form.is_valid() and (
+        call_service(
+            form,
+            event_update,
+            event=event,
+            match_lengths=form.cleaned_data["match_lengths"],
+        )
+        is not None
+    ):
+        messages.success(request, "Match lengths saved.")
+        return redirect("console:event", tournament.slug, event.slug)
+    return render(
+        request,
+        "console/event.html",
+        _event_context(request, tournament, event, lengths_form=form),
+        status=400,
+    )

@@ -1,0 +1,140 @@
+"""The console's player pages: the CSV import, and every player's private link."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from tournament.console import forms, selectors
+from tournament.console.base import (
+    AuthenticatedHttpRequest,
+    call_service,
+)
+from tournament.qr import qr_svg
+from tournament.services.console_extras import (
+    players_csv_preview,
+)
+from tournament.services.imports import players_import_csv
+from tournament.services.player_links import (
+    player_link_regenerate,
+    player_links_email,
+    player_links_ensure,
+)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def players_import(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """Import players from CSV: first a preview with every line's errors, then the import.
+
+    The import is all or nothing, so the button appears once the preview is clean;
+    the CSV stays in the text box to be fixed and previewed again.
+    """
+    tournament = selectors.tournament_for(request.user, slug)
+    open_events = selectors.registering_events(tournament)
+    form = forms.PlayersCsvForm(request.POST or None, request.FILES or None, events=open_events)
+    context: dict[str, Any] = {"tournament": tournament, "form": form}
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        if request.POST.get("confirm"):
+            result = call_service(
+                form,
+                players_import_csv,
+                data=data["csv_text"],
+                event=data["event"],
+                by=request.user,
+            )
+            if result is not None and not result.errors:
+                messages.success(
+                    request,
+                    f"{len(result.created)} new player(s), {len(result.existing)} already known"
+                    + (
+                        f"; {result.entered} entered in {data['event'].name}."
+                        if data["event"]
+                        else "."
+                    ),
+                )
+                if data["event"] is not None:
+                    return redirect("console:event", tournament.slug, data["event"].slug)
+                return redirect("console:tournament", tournament.slug)
+            if result is not None:
+                form.add_error("text", "Some lines are wrong: nothing was imported.")
+        context["preview"] = players_csv_preview(data=data["csv_text"])
+        context["event"] = data["event"]
+        context["csv_text"] = data["csv_text"]
+        if not form.errors:  # an uploaded file's text moves into the box, to fix and resend
+            context["form"] = forms.PlayersCsvForm(
+                initial={"text": data["csv_text"], "event": data["event"]}, events=open_events
+            )
+    return render(request, "console/import.html", context, status=400 if form.errors else 200)
+
+
+def link_address(request: HttpRequest, key: str) -> str:
+    """The absolute address of a private link, as this site is reached."""
+    return request.build_absolute_uri(reverse("matches:entry", args=[key]))
+
+
+@login_required
+@require_GET
+def player_links(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """Every player's private link with its QR code: to print (one card each), email,
+    or replace when one has leaked."""
+    tournament = selectors.tournament_for(request.user, slug)
+    player_links_ensure(tournament=tournament)
+    cards = []
+    for link in selectors.player_links(tournament):
+        url = link_address(request, link.key)
+        cards.append(
+            {"link": link, "url": url, "qr": qr_svg(url, title=f"{link.player.name}: {url}")}
+        )
+    return render(
+        request,
+        "console/player_links.html",
+        {"tournament": tournament, "cards": cards, "here": "links"},
+    )
+
+
+@login_required
+@require_POST
+def player_links_email_view(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """Queue every player's link by email; say how many went and who has no address."""
+    tournament = selectors.tournament_for(request.user, slug)
+    done = player_links_email(tournament=tournament, by=request.user)
+    text = f"{done.queued} link email{'s' if done.queued != 1 else ''} queued."
+    if done.no_email:
+        text += f" {done.no_email} player{'s have' if done.no_email != 1 else ' has'} no email address: print their card."
+    if done.opted_out:
+        text += f" {done.opted_out} turned email notices off."
+    messages.success(request, text)
+    return redirect("console:player-links", tournament.slug)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_link_regenerate_view(
+    request: AuthenticatedHttpRequest, slug: str, player_id: int
+) -> HttpResponse:
+    """Replace a leaked link (GET asks to confirm): the old address then answers 404."""
+    tournament = selectors.tournament_for(request.user, slug)
+    link = selectors.player_link_of(tournament, player_id)
+    if request.method == "POST":
+        player_link_regenerate(link=link, by=request.user)
+        messages.success(
+            request,
+            f"{link.player.name} has a new link; the old one no longer works. "
+            "Give them the new one (print their card or email it).",
+        )
+        return redirect(
+            f"{reverse('console:player-links', args=[tournament.slug])}#player-{player_id}"
+        )
+    return render(
+        request,
+        "console/player_link_regenerate.html",
+        {"tournament": tournament, "link": link, "here": "links"},
+    )
