@@ -1,5 +1,5 @@
 """The tournament API: thin views that parse input, check who asks and call a service or a
-selector. Shapes are in ``serializers``; errors go through ``tournament.api_errors``."""
+selector. Shapes are in ``serializers``; errors go through ``tournament.api.errors``."""
 
 from __future__ import annotations
 
@@ -26,13 +26,13 @@ from matches.api.views import request_meta
 from matches.models import Match
 from tournament import selectors, services
 from tournament.api import serializers as io
+from tournament.api.errors import DomainError
 from tournament.api.permissions import (
     CanCreateTournament,
     CanManagePlayers,
     IsDirectorOrReadOnly,
     tournament_id_of,
 )
-from tournament.api_errors import DomainError
 from tournament.json_parser import DepthLimitedJSONParser
 from tournament.models import Entry, Event, Player, Round, Tournament, User
 from tournament.services.common import refuse
