@@ -2,18 +2,31 @@
 
 from django.urls import include, path
 
-from tournament.api import auth, league, player_links
-from tournament.api import views as tv
+from tournament.api import (
+    auth,
+    entries,
+    events,
+    league,
+    matches,
+    player_links,
+    players,
+    rounds,
+    tournaments,
+)
 
 urlpatterns = [
     path("auth/token/", auth.TokenView.as_view(), name="api-token"),
-    # tournaments, events, entries, draws, rounds, brackets (tournament.api.views)
-    path("players/", tv.PlayerListView.as_view(), name="api-players"),
-    path("players/import/", tv.PlayerImportView.as_view(), name="api-players-import"),
-    path("players/<int:pk>/", tv.PlayerDetailView.as_view(), name="api-player"),
-    path("tournaments/", tv.TournamentListView.as_view(), name="api-tournaments"),
-    path("tournaments/<slug:slug>/", tv.TournamentDetailView.as_view(), name="api-tournament"),
-    path("tournaments/<slug:slug>/events/", tv.EventListView.as_view(), name="api-events"),
+    # players, tournaments, events (brackets, standings), entries, rounds (draws), matches
+    path("players/", players.PlayerListView.as_view(), name="api-players"),
+    path("players/import/", players.PlayerImportView.as_view(), name="api-players-import"),
+    path("players/<int:pk>/", players.PlayerDetailView.as_view(), name="api-player"),
+    path("tournaments/", tournaments.TournamentListView.as_view(), name="api-tournaments"),
+    path(
+        "tournaments/<slug:slug>/",
+        tournaments.TournamentDetailView.as_view(),
+        name="api-tournament",
+    ),
+    path("tournaments/<slug:slug>/events/", events.EventListView.as_view(), name="api-events"),
     path(
         "tournaments/<slug:slug>/player-links/",
         player_links.PlayerLinkListView.as_view(),
@@ -24,28 +37,28 @@ urlpatterns = [
         player_links.PlayerLinkRegenerateView.as_view(),
         name="api-player-link-regenerate",
     ),
-    path("events/<int:pk>/", tv.EventDetailView.as_view(), name="api-event"),
-    path("events/<int:pk>/entries/", tv.EntryListView.as_view(), name="api-entries"),
-    path("events/<int:pk>/draw/", tv.DrawView.as_view(), name="api-draw"),
-    path("events/<int:pk>/rounds/next/", tv.NextRoundView.as_view(), name="api-next-round"),
-    path("events/<int:pk>/bracket/", tv.BracketView.as_view(), name="api-bracket"),
-    path("events/<int:pk>/standings/", tv.StandingsView.as_view(), name="api-standings"),
-    path("entries/<int:pk>/check-in/", tv.EntryCheckInView.as_view(), name="api-check-in"),
-    path("entries/<int:pk>/withdraw/", tv.EntryWithdrawView.as_view(), name="api-withdraw"),
+    path("events/<int:pk>/", events.EventDetailView.as_view(), name="api-event"),
+    path("events/<int:pk>/entries/", entries.EntryListView.as_view(), name="api-entries"),
+    path("events/<int:pk>/draw/", rounds.DrawView.as_view(), name="api-draw"),
+    path("events/<int:pk>/rounds/next/", rounds.NextRoundView.as_view(), name="api-next-round"),
+    path("events/<int:pk>/bracket/", events.BracketView.as_view(), name="api-bracket"),
+    path("events/<int:pk>/standings/", events.StandingsView.as_view(), name="api-standings"),
+    path("entries/<int:pk>/check-in/", entries.EntryCheckInView.as_view(), name="api-check-in"),
+    path("entries/<int:pk>/withdraw/", entries.EntryWithdrawView.as_view(), name="api-withdraw"),
     path(
         "entries/<int:pk>/withdraw/undo/",
-        tv.EntryWithdrawUndoView.as_view(),
+        entries.EntryWithdrawUndoView.as_view(),
         name="api-withdraw-undo",
     ),
-    path("rounds/<int:pk>/", tv.RoundDetailView.as_view(), name="api-round"),
-    path("rounds/<int:pk>/start/", tv.RoundStartView.as_view(), name="api-round-start"),
-    path("rounds/<int:pk>/tables/", tv.RoundTablesView.as_view(), name="api-round-tables"),
-    path("matches/", tv.MatchListView.as_view(), name="api-matches"),
-    path("matches/<int:pk>/", tv.MatchDetailView.as_view(), name="api-match"),
-    path("matches/<int:pk>/forfeit/", tv.MatchForfeitView.as_view(), name="api-forfeit"),
-    path("matches/<int:pk>/walkover/", tv.MatchWalkoverView.as_view(), name="api-walkover"),
-    path("matches/<int:pk>/penalty/", tv.MatchPenaltyView.as_view(), name="api-penalty"),
-    path("matches/<int:pk>/correct/", tv.MatchCorrectView.as_view(), name="api-correct"),
+    path("rounds/<int:pk>/", rounds.RoundDetailView.as_view(), name="api-round"),
+    path("rounds/<int:pk>/start/", rounds.RoundStartView.as_view(), name="api-round-start"),
+    path("rounds/<int:pk>/tables/", rounds.RoundTablesView.as_view(), name="api-round-tables"),
+    path("matches/", matches.MatchListView.as_view(), name="api-matches"),
+    path("matches/<int:pk>/", matches.MatchDetailView.as_view(), name="api-match"),
+    path("matches/<int:pk>/forfeit/", matches.MatchForfeitView.as_view(), name="api-forfeit"),
+    path("matches/<int:pk>/walkover/", matches.MatchWalkoverView.as_view(), name="api-walkover"),
+    path("matches/<int:pk>/penalty/", matches.MatchPenaltyView.as_view(), name="api-penalty"),
+    path("matches/<int:pk>/correct/", matches.MatchCorrectView.as_view(), name="api-correct"),
     path("", include("matches.api.urls")),  # reporting: games, record, confirm, dispute, resolve
     # ratings, series, deadlines (tournament.api.league)
     path("players/<int:pk>/ratings/", league.PlayerRatingsView.as_view(), name="api-ratings"),
