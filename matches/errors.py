@@ -1,7 +1,7 @@
 """The application's refusals: plain exceptions that know nothing of HTTP frameworks.
 
 Services raise them; one handler at each edge turns them into an answer: the API's
-exception handler (``tournament.api_errors.exception_handler``) into
+exception handler (``tournament.api.errors.exception_handler``) into
 ``{"code", "message", "detail"}`` with :attr:`AppError.status`, the HTML views into a
 message next to the field ``detail["field"]`` names.
 """

@@ -145,7 +145,7 @@ class AppErrorMiddleware:
     """A refusal (``AppError``) no view caught is answered with its status, never a 500:
     ``{"code", "message", "detail"}`` under /api/, a short page with the message elsewhere.
 
-    The DRF views have their own handler (``tournament.api_errors``) and the console and
+    The DRF views have their own handler (``tournament.api.errors``) and the console and
     player pages show refusals next to the form; this is the edge for every other view.
     """
 

@@ -226,7 +226,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
-    "EXCEPTION_HANDLER": "tournament.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "tournament.api.errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {"login": "10/min"},
     "NUM_PROXIES": NUM_PROXIES,
 }
@@ -241,7 +241,7 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "tournament.api_schema.document_unparsable_bodies",
+        "tournament.api.schema.document_unparsable_bodies",
     ],
     "ENUM_NAME_OVERRIDES": {
         "EventStatusEnum": "tournament.models.Event.Status",

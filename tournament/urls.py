@@ -15,7 +15,7 @@ urlpatterns = [
     path("accounts/login/", ThrottledLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("director/", include("tournament.console.urls")),
-    path("api/", include("tournament.api_urls")),
+    path("api/", include("tournament.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # Split view: the page and its start-up script are two responses (no inline script).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),

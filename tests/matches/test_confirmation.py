@@ -11,7 +11,7 @@ from matches.rules.errors import RulesError
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
 from matches.services.reporting import GameInput, game_report, match_report
 from tests.matches.conftest import META, Table
-from tournament.api_errors import Conflict, DomainError
+from tournament.api.errors import Conflict, DomainError
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ import json
 from django.test import RequestFactory
 
 from matches.errors import Conflict, Forbidden, Invalid, NotFound, invalid_input
-from tournament import api_errors
+from tournament.api import errors as api_errors
 from tournament.error_pages import AppErrorMiddleware
 
 

@@ -17,7 +17,7 @@ from matches.services.reporting import DoubleInput, GameInput, game_report, matc
 from matches.signals import match_changed, match_completed
 from tests.factories import EventFactory, MatchFactory, PlayerFactory, UserFactory
 from tests.matches.conftest import META, Table, make_table
-from tournament.api_errors import Conflict, DomainError
+from tournament.api.errors import Conflict, DomainError
 
 pytestmark = pytest.mark.django_db
 

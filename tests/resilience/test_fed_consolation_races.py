@@ -27,7 +27,7 @@ def test_a_deadlock_is_answered_busy_not_database_unreachable(caplog) -> None:
     """PostgreSQL's own deadlock error (SQLSTATE 40P01) is a lost race, not an outage."""
     from django.db import OperationalError, connection
 
-    from tournament.api_errors import exception_handler
+    from tournament.api.errors import exception_handler
 
     with pytest.raises(OperationalError) as raised, connection.cursor() as cursor:
         cursor.execute("DO $$ BEGIN RAISE EXCEPTION 'deadlock' USING ERRCODE = '40P01'; END $$")

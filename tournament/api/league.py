@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournament.api.views import READ_ERRORS, WRITE_ERRORS, DirectorView
+from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView
 from tournament.models import Player, RatingChange, Round, Series
 from tournament.services.deadlines import round_deadline_set
 from tournament.services.series import series_leaderboard

@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournament.api.views import READ_ERRORS, WRITE_ERRORS, _by, _get, _visible
+from tournament.api.base import READ_ERRORS, WRITE_ERRORS, _by, _get, _visible
 from tournament.models import PlayerLink, Tournament
 from tournament.selectors import user_directs
 from tournament.services.player_links import player_link_regenerate, player_links_ensure

@@ -1,0 +1,83 @@
+"""Entries: register, check in, withdraw, and take a withdrawal back."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournament import selectors, services
+from tournament.api import serializers as io
+from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView, _by, _get
+from tournament.models import Entry, Player
+from tournament.services.common import refuse
+
+
+class EntryListView(DirectorView):
+    @extend_schema(
+        operation_id="events_entries_list",
+        responses={200: io.EntrySerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        event = self.event(request, pk)
+        return Response(io.EntrySerializer(selectors.entry_list(event), many=True).data)
+
+    @extend_schema(
+        operation_id="events_entries_create",
+        request=io.EntryCreateSerializer,
+        responses={201: io.EntrySerializer, **WRITE_ERRORS},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        event = self.event(request, pk)
+        data = io.EntryCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = Player.objects.filter(pk=data.validated_data["player"]).first()
+        if player is None:
+            raise refuse("No such player.", code="invalid", field="player")
+        entry = services.entry_register(
+            event=event, player=player, seed=data.validated_data.get("seed"), by=_by(request)
+        )
+        return Response(io.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+class EntryCheckInView(DirectorView):
+    @extend_schema(
+        operation_id="entries_check_in",
+        request=None,
+        responses={200: io.EntrySerializer, **WRITE_ERRORS},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        entry = self.checked(request, _get(Entry, pk=pk))
+        entry = services.entry_check_in(entry=entry, by=_by(request))
+        return Response(io.EntrySerializer(entry).data)
+
+
+class EntryWithdrawView(DirectorView):
+    @extend_schema(
+        operation_id="entries_withdraw",
+        request=io.ReasonSerializer,
+        responses={200: io.EntrySerializer, **WRITE_ERRORS},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        entry = self.checked(request, _get(Entry, pk=pk))
+        data = io.ReasonSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entry = services.entry_withdraw(entry=entry, by=_by(request), **data.validated_data)
+        return Response(io.EntrySerializer(entry).data)
+
+
+class EntryWithdrawUndoView(DirectorView):
+    @extend_schema(
+        operation_id="entries_withdraw_undo",
+        request=None,
+        responses={200: io.EntrySerializer, **WRITE_ERRORS},
+        summary="Take a withdrawal back (400 place-given-away once a walkover gave their "
+        "place to someone else)",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        from tournament.services.entries import entry_withdraw_undo
+
+        entry = self.checked(request, _get(Entry, pk=pk))
+        entry = entry_withdraw_undo(entry=entry, by=_by(request))
+        return Response(io.EntrySerializer(entry).data)

@@ -1,0 +1,184 @@
+"""Matches: list and read them, their tables, and the director's decisions (forfeit,
+walkover, penalty, winner correction)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import generics, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from matches.api.views import request_meta
+from matches.models import Match
+from tournament import selectors, services
+from tournament.api import serializers as io
+from tournament.api.base import ERROR, READ_ERRORS, WRITE_ERRORS, DirectorView, _by
+from tournament.models import Entry, Round
+from tournament.services.common import refuse
+from tournament.services.tables import match_table_set
+
+
+class MatchFilterSerializer(serializers.Serializer):
+    event = io.IdField(required=False)
+    tournament = io.IdField(required=False)
+    round = serializers.IntegerField(required=False, min_value=1, max_value=1000)
+    bracket = serializers.ChoiceField(choices=Round.Bracket.choices, required=False)
+    status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
+    player = io.IdField(required=False)
+
+
+class MatchListView(generics.ListAPIView):
+    serializer_class = io.MatchSerializer
+
+    def get_queryset(self) -> QuerySet[Match]:
+        params = MatchFilterSerializer(data=self.request.query_params)
+        params.is_valid(raise_exception=True)
+        f = params.validated_data
+        qs = selectors.match_list(
+            event=f.get("event"),
+            tournament=f.get("tournament"),
+            round_number=f.get("round"),
+            bracket=f.get("bracket"),
+            status=f.get("status"),
+            player=f.get("player"),
+        )
+        visible = selectors.tournaments_visible_to(self.request.user)
+        return qs.filter(event__tournament__in=visible)
+
+    @extend_schema(
+        operation_id="matches_list",
+        parameters=[MatchFilterSerializer],
+        responses={200: io.MatchSerializer(many=True), 400: OpenApiResponse(ERROR)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class MatchDetailView(DirectorView):
+    @extend_schema(
+        operation_id="matches_retrieve",
+        responses={200: io.MatchDetailSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        self.match(request, pk)
+        return Response(io.MatchDetailSerializer(selectors.match_detail(pk)).data)
+
+    @extend_schema(
+        operation_id="matches_table_update",
+        request=io.MatchTableSerializer,
+        responses={200: io.MatchDetailSerializer, **WRITE_ERRORS},
+        summary="Put a match at a table (board), or take it off its table",
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        match = self.match(request, pk)
+        data = io.MatchTableSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match_table_set(match=match, table=data.validated_data["table"], by=_by(request))
+        return _match_answer(pk)
+
+
+def _match_answer(pk: int) -> Response:
+    return Response(io.MatchDetailSerializer(selectors.match_detail(pk)).data)
+
+
+def _entry_of_player(match: Match, player_id: int, field: str) -> Entry:
+    for entry_id in (match.entry1_id, match.entry2_id):
+        if entry_id is None:
+            continue
+        entry = Entry.objects.select_related("player").get(pk=entry_id)
+        if entry.player_id == player_id:
+            return entry
+    raise refuse(
+        f"Player {player_id} does not play match {match.pk}.", code="not-in-match", field=field
+    )
+
+
+class MatchForfeitView(DirectorView):
+    decision = "forfeit"
+
+    @extend_schema(
+        operation_id="matches_forfeit",
+        request=io.ForfeitSerializer,
+        responses={200: io.MatchDetailSerializer, **WRITE_ERRORS},
+        summary="A director records a forfeit: the named player wins",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        match = self.match(request, pk)
+        data = io.ForfeitSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        winner = _entry_of_player(match, data.validated_data["winner"], "winner")
+        decide = services.match_forfeit if self.decision == "forfeit" else services.match_walkover
+        decide(
+            match=match,
+            winner=winner,
+            reason=data.validated_data["reason"],
+            by=_by(request),
+            meta=request_meta(request),
+        )
+        return _match_answer(pk)
+
+
+class MatchWalkoverView(MatchForfeitView):
+    decision = "walkover"
+
+    @extend_schema(
+        operation_id="matches_walkover",
+        request=io.ForfeitSerializer,
+        responses={200: io.MatchDetailSerializer, **WRITE_ERRORS},
+        summary="A director records a walkover: the opponent never came",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        return super().post(request, pk)
+
+
+class MatchPenaltyView(DirectorView):
+    @extend_schema(
+        operation_id="matches_penalty",
+        request=io.PenaltySerializer,
+        responses={200: io.MatchDetailSerializer, **WRITE_ERRORS},
+        summary="Late-arrival penalty points (past half the length: forfeit)",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        match = self.match(request, pk)
+        data = io.PenaltySerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        against = _entry_of_player(match, data.validated_data["player"], "player")
+        services.match_penalty_add(
+            match=match,
+            against=against,
+            points=data.validated_data["points"],
+            reason=data.validated_data["reason"],
+            by=_by(request),
+            meta=request_meta(request),
+        )
+        return _match_answer(pk)
+
+
+class MatchCorrectView(DirectorView):
+    @extend_schema(
+        operation_id="matches_correct",
+        request=io.CorrectSerializer,
+        responses={200: io.MatchDetailSerializer, **WRITE_ERRORS},
+        summary="Correct a decided match's winner (and its score with it); the next round "
+        "is re-seated",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        match = self.match(request, pk)
+        data = io.CorrectSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        winner = _entry_of_player(match, data.validated_data["winner"], "winner")
+        score = data.validated_data.get("score")
+        services.match_correct_winner(
+            match=match,
+            winner=winner,
+            score=None if score is None else (score[0], score[1]),
+            confirm=data.validated_data["confirm"],
+            cascade=data.validated_data["cascade"],
+            reason=data.validated_data["reason"],
+            by=_by(request),
+            meta=request_meta(request),
+        )
+        return _match_answer(pk)

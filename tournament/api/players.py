@@ -1,0 +1,110 @@
+"""Players: list and search, create, one player, and the CSV import."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, status
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournament import selectors, services
+from tournament.api import serializers as io
+from tournament.api.base import READ_ERRORS, WRITE_ERRORS, _by, _visible
+from tournament.api.permissions import CanManagePlayers
+from tournament.json_parser import DepthLimitedJSONParser
+from tournament.models import Event, Player
+from tournament.services.common import refuse
+from tournament.services.imports import players_import_csv
+
+
+class PlayerListView(generics.ListAPIView):
+    serializer_class = io.PlayerSerializer
+    permission_classes = [CanManagePlayers]
+
+    def get_queryset(self) -> QuerySet[Player]:
+        return selectors.player_list(
+            q=self.request.query_params.get("q", "").strip(), user=self.request.user
+        )
+
+    @extend_schema(
+        operation_id="players_list",
+        parameters=[
+            OpenApiParameter(
+                "q",
+                str,
+                description="Part of a name or club (directors: or email). Players seen "
+                "only in private tournaments are listed to their directors only.",
+            )
+        ],
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        operation_id="players_create",
+        request=io.PlayerCreateSerializer,
+        responses={201: io.PlayerSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        data = io.PlayerCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = services.player_create(**data.validated_data)
+        return Response(io.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerDetailView(generics.RetrieveAPIView):
+    serializer_class = io.PlayerSerializer
+
+    def get_queryset(self) -> QuerySet[Player]:
+        return selectors.players_visible_to(self.request.user)
+
+    @extend_schema(
+        operation_id="players_retrieve", responses={200: io.PlayerSerializer, **READ_ERRORS}
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class PlayerImportView(APIView):
+    permission_classes = [CanManagePlayers]
+    parser_classes = [MultiPartParser, FormParser, DepthLimitedJSONParser]
+
+    @extend_schema(
+        operation_id="players_import",
+        request={
+            "multipart/form-data": io.PlayerImportSerializer,
+            "application/json": io.PlayerImportSerializer,
+        },
+        responses={200: io.PlayerImportResultSerializer, **WRITE_ERRORS},
+        summary="Import players from CSV (name,email,rating,club); all or nothing",
+    )
+    def post(self, request: Request) -> Response:
+        data = io.PlayerImportSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        event = None
+        if data.validated_data.get("event") is not None:
+            event = Event.objects.filter(pk=data.validated_data["event"]).first()
+            if event is None:
+                raise refuse("No such event.", code="invalid", field="event")
+            _visible(request, event.tournament_id)
+            if not selectors.user_directs(request.user, event.tournament_id):
+                self.permission_denied(
+                    request, message="Only this tournament's directors may do that."
+                )
+        upload = data.validated_data.get("file")
+        text: str | bytes = upload.read() if upload is not None else data.validated_data["csv"]
+        result = players_import_csv(data=text, event=event, by=_by(request))
+        if result.errors:
+            raise refuse(
+                f"{len(result.errors)} problem(s) in the file; nothing was imported. "
+                f"Line {result.errors[0].row}: {result.errors[0].message}",
+                code="invalid-csv",
+                field="file",
+                errors=io.ImportRowErrorSerializer(result.errors, many=True).data,
+            )
+        return Response(io.PlayerImportResultSerializer(result).data)

@@ -1,0 +1,69 @@
+"""Tournaments: list, create, read one and change its details."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournament import selectors, services
+from tournament.api import serializers as io
+from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView, _by, _get
+from tournament.api.permissions import CanCreateTournament
+from tournament.models import Tournament
+
+
+class TournamentListView(generics.ListAPIView):
+    serializer_class = io.TournamentSerializer
+    permission_classes = [CanCreateTournament]
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        return selectors.tournaments_visible_to(self.request.user).order_by("-starts_on", "name")
+
+    @extend_schema(operation_id="tournaments_list")
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        operation_id="tournaments_create",
+        request=io.TournamentCreateSerializer,
+        responses={201: io.TournamentSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        data = io.TournamentCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = services.tournament_create(director=_by(request), **data.validated_data)
+        return Response(io.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentDetailView(DirectorView):
+    @extend_schema(
+        operation_id="tournaments_retrieve",
+        responses={200: io.TournamentSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = self.checked(request, _get(Tournament, slug=slug))
+        return Response(io.TournamentSerializer(tournament).data)
+
+    @extend_schema(
+        operation_id="tournaments_partial_update",
+        request=io.TournamentSettingsSerializer,
+        responses={200: io.TournamentSerializer, **WRITE_ERRORS},
+        summary="Change the tournament's details (only those sent; the slug stays)",
+    )
+    def patch(self, request: Request, slug: str) -> Response:
+        tournament = self.checked(request, _get(Tournament, slug=slug))
+        data = io.TournamentSettingsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        current = {
+            field: getattr(tournament, field)
+            for field in ("name", "starts_on", "ends_on", "venue", "time_zone", "is_public")
+        }
+        tournament = services.tournament_update(
+            tournament=tournament, **{**current, **data.validated_data}
+        )
+        return Response(io.TournamentSerializer(tournament).data)
