@@ -16,7 +16,7 @@ from django.test import override_settings
 from bench.server import free_port, start_redis
 from tests.factories import UserFactory
 from tournament.models import Player
-from tournament.tasks import health_probe
+from tournament.tasks.probe import health_probe
 
 pytestmark = pytest.mark.django_db
 

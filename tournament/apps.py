@@ -9,6 +9,5 @@ class TournamentConfig(AppConfig):
         from tournament import (  # noqa: F401 - register the checks, connect the receivers
             checks,
             notifications,  # its task must be known to a worker's main process
-            receivers,
-            receivers_ratings,
+            tasks,  # the receivers sit beside the tasks they queue
         )

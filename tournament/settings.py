@@ -142,7 +142,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "tournament.tasks.sweep_completed_matches",
         "schedule": 60.0,
     },
-    # Ratings, reminders and deadline rules (tournament/tasks_scheduled.py).
+    # Ratings, reminders and deadline rules (tournament/tasks/ratings.py, deadlines.py).
     "sweep-unrated-matches": {
         "task": "tournament.tasks_scheduled.sweep_unrated_matches",
         "schedule": 300.0,

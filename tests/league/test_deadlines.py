@@ -168,7 +168,7 @@ def test_the_forfeit_rule_flags_what_it_cannot_decide(
 
 
 def test_the_beat_tasks_run_on_the_clock() -> None:
-    from tournament.tasks_scheduled import apply_deadlines, send_deadline_reminders
+    from tournament.tasks.deadlines import apply_deadlines, send_deadline_reminders
 
     match = late_match()
     with time_machine.travel(DEADLINE - dt.timedelta(hours=12), tick=False):

@@ -36,7 +36,7 @@ from tournament.services.ratings import rated_matches, ratings_recompute
 from tournament.services.results import match_forfeit
 from tournament.services.rounds import swiss_next_round
 from tournament.services.series import series_leaderboard
-from tournament.tasks_scheduled import apply_deadlines, send_deadline_reminders
+from tournament.tasks.deadlines import apply_deadlines, send_deadline_reminders
 
 BERLIN = zoneinfo.ZoneInfo("Europe/Berlin")
 LENGTH = 5

@@ -12,7 +12,7 @@ from tests.factories import MatchFactory
 from tests.ratings.conftest import finish_match
 from tournament.models import Player, RatingChange
 from tournament.services.deadlines import round_deadline_set
-from tournament.tasks_scheduled import apply_deadlines, send_deadline_reminders
+from tournament.tasks.deadlines import apply_deadlines, send_deadline_reminders
 
 
 @pytest.mark.services

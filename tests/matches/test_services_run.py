@@ -27,8 +27,8 @@ from kombu import pools as kombu_pools
 from bench.server import free_port, start_redis
 from matches.models import Game, Match, Submission
 from tests.matches.test_api import Bracket, game, make_bracket
-from tournament import tasks
 from tournament.celery import app
+from tournament.tasks import advance as tasks
 
 ROOT = Path(__file__).resolve().parents[2]
 

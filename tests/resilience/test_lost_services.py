@@ -34,7 +34,7 @@ from tests.resilience.faults import (
 from tests.resilience.invariants import assert_invariants, bracket_by_place
 from tests.resilience.world import World, build_world
 from tournament.models import Event
-from tournament.tasks import SWEEP_GRACE, sweep_completed_matches
+from tournament.tasks.advance import SWEEP_GRACE, sweep_completed_matches
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

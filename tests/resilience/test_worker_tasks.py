@@ -21,10 +21,13 @@ def _defined_tasks() -> set[str]:
         tree = ast.parse(path.read_text())
         module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
         for node in tree.body:
-            if isinstance(node, ast.FunctionDef) and any(
-                "shared_task" in ast.unparse(d) for d in node.decorator_list
-            ):
-                names.add(f"{module}.{node.name}")
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            for d in node.decorator_list:
+                if "shared_task" in ast.unparse(d):  # an explicit name= wins over the path
+                    named = [k.value for k in getattr(d, "keywords", []) if k.arg == "name"]
+                    given = named[0].value if named and isinstance(named[0], ast.Constant) else None
+                    names.add(given or f"{module}.{node.name}")
     return names
 
 

@@ -118,7 +118,8 @@ def test_the_public_chances_know_the_crawford_game_is_behind_even_without_flags(
     """The match page's phases come from the same derivation: game 2 was the Crawford game
     (4-0 before it), so at 4-1 the next game is post-Crawford, flags or not."""
     from matches.rules.match import MatchRules, MatchState
-    from tournament.public.selectors import live_matches, match_page
+    from tournament.public.selectors.in_play import live_matches
+    from tournament.public.selectors.match_record import match_page
 
     rules, state = MatchRules(5), MatchState.start(5)
     for number, (winner, points) in enumerate([(1, 4), (2, 1)], start=1):

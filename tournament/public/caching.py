@@ -3,7 +3,7 @@
 A page is stored as a small dict (its title, its body HTML, its live fragment,
 whether its tournament is public), packed by ``delivery.pack``: nothing personal is
 ever cached (a logged-in visitor's header is rendered per request). A result
-accepted for an event bumps that event's version (``tournament.receivers`` and the
+accepted for an event bumps that event's version (``tournament.tasks.pages`` and the
 ``match_completed`` task), so the next request builds the page afresh. The TTL is
 only a safety net for changes that bump nothing (a director renaming an event).
 

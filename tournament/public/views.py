@@ -23,9 +23,16 @@ from django.utils.cache import patch_vary_headers
 from matches.services.access import is_director
 from tournament.models import Event, Tournament
 from tournament.public import bracket as layout
-from tournament.public import charts, delivery, selectors
+from tournament.public import charts, delivery
 from tournament.public.caching import cached_page, lookup
 from tournament.public.delivery import Page
+from tournament.public.selectors import (
+    event_pages,
+    in_play,
+    match_record,
+    player_history,
+    tournament_pages,
+)
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
 #: Game rows on a match slip (a longer match continues on the back).
@@ -89,7 +96,7 @@ def home(request: HttpRequest) -> HttpResponse:
     """The list of public tournaments."""
 
     def build(version: str) -> Page:
-        tournaments = list(selectors.public_tournaments())
+        tournaments = list(tournament_pages.public_tournaments())
         today = timezone.localdate()
         return {
             "title": "Tournaments",
@@ -104,8 +111,8 @@ def tournament(request: HttpRequest, slug: str) -> HttpResponse:
     """A tournament: its events, the schedule of rounds and what is being played now."""
 
     def build(version: str) -> Page:
-        t = selectors.tournament_by_slug(slug)
-        data = selectors.tournament_page(t)
+        t = tournament_pages.tournament_by_slug(slug)
+        data = tournament_pages.tournament_page(t)
         return {
             "title": t.name,
             "content": _render("public/tournament.html", {"data": data, "t": t}, t.time_zone),
@@ -127,8 +134,8 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
     query = " ".join(request.GET.get("q", "").split())[:SEARCH_MAX]
 
     def build(version: str) -> Page:
-        t = selectors.tournament_by_slug(slug)
-        found = selectors.tournament_players(t, query) if len(query) >= SEARCH_MIN else []
+        t = tournament_pages.tournament_by_slug(slug)
+        found = tournament_pages.tournament_players(t, query) if len(query) >= SEARCH_MIN else []
         context = {"t": t, "q": query, "found": found, "min": SEARCH_MIN}
         return {
             "title": f"Players: {t.name}",
@@ -151,10 +158,10 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _scoreboard_page(slug: str, unless: str = "") -> tuple[Page | None, str]:
     def build(version: str) -> Page:
-        t = selectors.tournament_by_slug(slug)
+        t = tournament_pages.tournament_by_slug(slug)
         context = {
             "t": t,
-            "live": selectors.scoreboard(t),
+            "live": in_play.scoreboard(t),
             "version": version,
             "live_url": reverse("public-scoreboard-live", args=[slug]),
         }
@@ -188,7 +195,7 @@ def _event_ids(slug: str, event_slug: str) -> list[int]:
     """The event's id, then those of the events drawn beside it (cached lookup)."""
 
     def find() -> list[int]:
-        return selectors.event_and_companion_ids(selectors.event_by_slugs(slug, event_slug))
+        return event_pages.event_and_companion_ids(event_pages.event_by_slugs(slug, event_slug))
 
     return [int(i) for i in lookup(f"ids:event:{slug}:{event_slug}", find)]
 
@@ -201,8 +208,8 @@ def _event_page(slug: str, event_slug: str, unless: str = "") -> tuple[Page | No
     event_id, *companions = _event_ids(slug, event_slug)
 
     def build(version: str) -> Page:
-        event = selectors.event_by_slugs(slug, event_slug)
-        data = selectors.event_page(event)
+        event = event_pages.event_by_slugs(slug, event_slug)
+        data = event_pages.event_page(event)
         t = event.tournament
         context = {
             "data": data,
@@ -248,7 +255,7 @@ def _print_page(
     paper = _paper(request)
 
     def build(version: str) -> Page:
-        event = selectors.event_by_slugs(slug, event_slug)
+        event = event_pages.event_by_slugs(slug, event_slug)
         context = {"event": event, "t": event.tournament, "paper": paper, **make(event)}
         context["paper_name"] = PAPERS[paper]
         return {
@@ -269,7 +276,7 @@ def event_print(request: HttpRequest, slug: str, event_slug: str) -> HttpRespons
     """Bracket sheets to print (``?paper=a4`` or ``letter``), cut to fit a page each."""
 
     def make(event: Event) -> dict[str, Any]:
-        data = selectors.event_page(event)
+        data = event_pages.event_page(event)
         brackets = [b for b in [data.bracket, *data.companions] if b is not None]
         sheets = [
             (b, section, sheet)
@@ -289,12 +296,12 @@ def event_slips(request: HttpRequest, slug: str, event_slug: str) -> HttpRespons
 
     def make(event: Event) -> dict[str, Any]:
         slips = [
-            (m, range(1, min(2 * m.length, SLIP_ROWS) + 1)) for m in selectors.event_slips(event)
+            (m, range(1, min(2 * m.length, SLIP_ROWS) + 1)) for m in event_pages.event_slips(event)
         ]
         return {"slips": slips}
 
     if request.user.is_authenticated:
-        event = selectors.event_by_slugs(slug, event_slug)
+        event = event_pages.event_by_slugs(slug, event_slug)
         if is_director(user=request.user, tournament_id=event.tournament_id):  # type: ignore[arg-type]
             return _director_slips(request, event, make(event))
     return _print_page(request, slug, event_slug, "slips", make)
@@ -333,8 +340,8 @@ def draw(request: HttpRequest, slug: str, event_slug: str, draw_id: int) -> Http
     event_id = _event_id(slug, event_slug)
 
     def build(version: str) -> Page:
-        event = selectors.event_by_slugs(slug, event_slug)
-        the_draw = selectors.draw_of(event, draw_id)
+        event = event_pages.event_by_slugs(slug, event_slug)
+        the_draw = event_pages.draw_of(event, draw_id)
         context = {"event": event, "t": event.tournament, "draw": the_draw}
         return {
             "title": f"Draw of {event.name}",
@@ -350,10 +357,10 @@ def draw(request: HttpRequest, slug: str, event_slug: str, draw_id: int) -> Http
 
 
 def _match_page(match_id: int, unless: str = "") -> tuple[Page | None, str]:
-    event_id = int(lookup(f"ids:match:{match_id}", lambda: selectors.match_event_id(match_id)))
+    event_id = int(lookup(f"ids:match:{match_id}", lambda: match_record.match_event_id(match_id)))
 
     def build(version: str) -> Page:
-        data = selectors.match_page(match_id)
+        data = match_record.match_page(match_id)
         t = data.event.tournament
         context = {
             "data": data,
@@ -376,7 +383,7 @@ def _match_page(match_id: int, unless: str = "") -> tuple[Page | None, str]:
     return cached_page("match", "event", event_id, build, match_id, unless=unless)
 
 
-def _match_title(data: selectors.MatchPage) -> str:
+def _match_title(data: match_record.MatchPage) -> str:
     names = [e.player.name if e else "?" for e in (data.match.entry1, data.match.entry2)]
     return " v ".join(names)
 
@@ -396,7 +403,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     """A player: rating and its history, events entered, matches played."""
 
     def build(version: str) -> Page:
-        data = selectors.player_page(player_id)
+        data = player_history.player_page(player_id)
         chart = None
         if data.rating_changes:
             values = [data.rating_changes[0].rating_before] + [

@@ -1,6 +1,6 @@
 """Round deadlines of online and league events: reminders a day before, the rule after.
 
-Only the tasks in ``tournament.tasks_scheduled`` call the services that send mail,
+Only the tasks in ``tournament.tasks.deadlines`` call the services that send mail,
 never a request. Times are stored in UTC and written in the tournament's zone.
 
 A day before a round's deadline each open match is reminded once

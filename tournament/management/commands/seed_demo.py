@@ -30,8 +30,6 @@ from matches.signals import match_completed
 from tournament import page_cache
 from tournament.formats.single_elimination import bracket_rounds
 from tournament.models import Entry, Event, Player, Round, Tournament, User
-from tournament.receivers import queue_match_completed
-from tournament.receivers_ratings import queue_rate_match
 from tournament.services import (
     GameResult,
     draw_make,
@@ -45,6 +43,8 @@ from tournament.services import (
     tournament_create,
 )
 from tournament.services.ratings import ratings_recompute
+from tournament.tasks.advance import queue_match_completed
+from tournament.tasks.ratings import queue_rate_match
 
 DEMO_SLUG = "demo-open"
 DEMO_USER = "director"
@@ -68,7 +68,7 @@ def bulk_load() -> Iterator[None]:
     (``match_advance``), recomputes the ratings once at the end and refreshes the pages;
     the demo's players have no email, so no notification is lost."""
     receivers = [
-        (queue_match_completed, "tournament.receivers.queue_match_completed"),
+        (queue_match_completed, "tournament.tasks.advance.queue_match_completed"),
         (queue_rate_match, "tournament.receivers_ratings.queue_rate_match"),
     ]
     for receiver, uid in receivers:

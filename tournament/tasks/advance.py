@@ -1,16 +1,18 @@
-"""Celery tasks of the tournament side. Each is idempotent: running it twice changes nothing more."""
+"""A complete match moves its bracket on: the receiver queues the task, the sweep catches lost ones.
+
+Each task is idempotent: running it twice changes nothing more.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
-import os
 
 from celery import shared_task
-from django.core.cache import cache
+from django.dispatch import receiver
 from django.utils import timezone
 
-from tournament.models import Player
+from matches import signals
 
 log = logging.getLogger(__name__)
 
@@ -18,12 +20,15 @@ log = logging.getLogger(__name__)
 SWEEP_GRACE = dt.timedelta(seconds=30)
 
 
-@shared_task
-def health_probe(key: str) -> dict[str, int]:
-    """Write the worker's pid and the number of players it sees under ``key`` (diagnostics)."""
-    seen = {"pid": os.getpid(), "players": Player.objects.count()}
-    cache.set(key, seen, 60)
-    return seen
+@receiver(signals.match_completed)
+def queue_match_completed(sender: object, *, match_id: int, **kwargs: object) -> None:
+    """Queue the bracket's advance; if the broker is down the periodic sweep picks it up."""
+    try:
+        match_completed.delay(match_id)
+    except Exception:  # the result is stored; the sweep finishes the work later
+        log.warning(
+            "could not queue match_completed(%s); the sweep will retry", match_id, exc_info=True
+        )
 
 
 @shared_task(
@@ -33,6 +38,7 @@ def health_probe(key: str) -> dict[str, int]:
     retry_backoff_max=60,
     max_retries=8,
     acks_late=True,
+    name="tournament.tasks.match_completed",
 )
 def match_completed(self: object, match_id: int) -> list[int]:
     """Advance the bracket after a complete match, refresh its pages, tell the next opponents."""
@@ -49,7 +55,7 @@ def match_completed(self: object, match_id: int) -> list[int]:
     return ready
 
 
-@shared_task
+@shared_task(name="tournament.tasks.sweep_completed_matches")
 def sweep_completed_matches() -> int:
     """Finish the follow-up work of complete matches whose task was lost (broker or worker down)."""
     from matches.models import Match

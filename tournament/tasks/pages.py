@@ -1,4 +1,4 @@
-"""The tournament side listens to the matches app and queues its follow-up work."""
+"""A changed score makes the cached live pages of its event stale (no task: a cache bump)."""
 
 from __future__ import annotations
 
@@ -6,23 +6,10 @@ import logging
 
 from django.dispatch import receiver
 
-from matches.signals import match_changed, match_completed
+from matches.signals import match_changed
 from tournament import page_cache
 
 log = logging.getLogger(__name__)
-
-
-@receiver(match_completed)
-def queue_match_completed(sender: object, *, match_id: int, **kwargs: object) -> None:
-    """Queue the bracket's advance; if the broker is down the periodic sweep picks it up."""
-    from tournament.tasks import match_completed as task
-
-    try:
-        task.delay(match_id)
-    except Exception:  # the result is stored; the sweep finishes the work later
-        log.warning(
-            "could not queue match_completed(%s); the sweep will retry", match_id, exc_info=True
-        )
 
 
 @receiver(match_changed)

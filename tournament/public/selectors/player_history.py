@@ -1,0 +1,75 @@
+"""A player's page: their public events, matches and rating history."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Q
+from django.http import Http404
+
+from matches.models import Match
+from tournament.models import Entry, Player, RatingChange
+from tournament.public.selectors.common import matches_with_players
+
+
+@dataclass(frozen=True)
+class PlayerMatch:
+    match: Match
+    side: int
+    opponent: Entry | None
+    won: bool | None
+
+
+@dataclass(frozen=True)
+class PlayerPage:
+    player: Player
+    entries: list[Entry]
+    matches: list[PlayerMatch]
+    rating_changes: list[RatingChange]
+    wins: int
+    losses: int
+
+    @property
+    def rating_rows(self) -> list[tuple[RatingChange, float]]:
+        """Each rating change with its difference, newest first."""
+        return [(c, c.rating_after - c.rating_before) for c in reversed(self.rating_changes)]
+
+
+def player_page(player_id: int) -> PlayerPage:
+    """A player with their public events, matches and rating history."""
+    try:
+        player = Player.objects.get(pk=player_id)
+    except Player.DoesNotExist:
+        raise Http404("No such player") from None
+    entries = list(
+        player.entries.filter(event__tournament__is_public=True)
+        .select_related("event__tournament", "event__champion")
+        .order_by("-event__tournament__starts_on", "event__position")
+    )
+    matches = (
+        matches_with_players()
+        .select_related("event__tournament", "round")
+        .filter(event__tournament__is_public=True)
+        .filter(Q(entry1__player=player) | Q(entry2__player=player))
+        .exclude(is_bye=True)
+        .order_by(
+            "-event__tournament__starts_on", "event__position", "round__bracket", "-round__number"
+        )
+    )
+    rows: list[PlayerMatch] = []
+    wins = losses = 0
+    for match in matches:
+        side = 1 if match.entry1 and match.entry1.player_id == player.pk else 2
+        mine = match.entry1 if side == 1 else match.entry2
+        won = None
+        if match.status == Match.Status.COMPLETE and match.winner_id:
+            won = match.winner_id == (mine.pk if mine else None)
+            wins += won
+            losses += not won
+        rows.append(PlayerMatch(match, side, match.entry2 if side == 1 else match.entry1, won))
+    changes = list(
+        RatingChange.objects.filter(player=player)
+        .select_related("match__event__tournament")
+        .order_by("created_at", "id")
+    )
+    return PlayerPage(player, entries, rows, changes, wins, losses)
