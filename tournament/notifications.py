@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from smtplib import SMTPException
+from typing import Any
 
 from celery import shared_task
 from django.conf import settings
@@ -87,14 +88,19 @@ def match_ready_message(match: Match, entry: Entry, opponent: Entry) -> EmailMes
     )
 
 
-@shared_task(
-    bind=True,
-    autoretry_for=(SMTPException, ConnectionError, TimeoutError),
-    retry_backoff=5,
-    retry_backoff_max=300,
-    max_retries=6,
-    acks_late=True,
-)
+#: How an email task runs: retried with backoff while the mail server is unreachable, and
+#: acknowledged only once done, so a worker lost mid-send leaves it queued.
+EMAIL_TASK: dict[str, Any] = {
+    "bind": True,
+    "autoretry_for": (SMTPException, ConnectionError, TimeoutError),
+    "retry_backoff": 5,
+    "retry_backoff_max": 300,
+    "max_retries": 6,
+    "acks_late": True,
+}
+
+
+@shared_task(**EMAIL_TASK)
 def notify_match_ready(self: object, match_id: int) -> int:
     """Email both players of a ready match; return how many emails were sent.
 
@@ -163,14 +169,7 @@ def player_link_message(link: PlayerLink) -> EmailMessage:
     )
 
 
-@shared_task(
-    bind=True,
-    autoretry_for=(SMTPException, ConnectionError, TimeoutError),
-    retry_backoff=5,
-    retry_backoff_max=300,
-    max_retries=6,
-    acks_late=True,
-)
+@shared_task(**EMAIL_TASK)
 def notify_player_link(self: object, link_id: int) -> int:
     """Email a player their private link; once per key (a regenerated key is sent again)."""
     link = PlayerLink.objects.select_related("tournament", "player").filter(pk=link_id).first()
