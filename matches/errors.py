@@ -62,6 +62,13 @@ class Invalid(AppError):
     """Bad input or a business rule refused it (400)."""
 
 
+class NotAuthenticated(AppError):
+    """No credentials: log in, send a token or use a private link (401)."""
+
+    status = 401
+    default_code = "not-authenticated"
+
+
 class Forbidden(AppError):
     """The actor may not do this (403)."""
 

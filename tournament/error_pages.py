@@ -28,6 +28,11 @@ PAGES: dict[int, tuple[str, str, str]] = {
         "This request could not be read",
         "Go back, check what you entered and try again.",
     ),
+    401: (
+        "not-authenticated",
+        "Please log in first",
+        "Directors: log in with your account. Players: open the private link your director gave you.",
+    ),
     403: (
         "forbidden",
         "You may not open this page",

@@ -17,18 +17,13 @@ from __future__ import annotations
 import hmac
 import string
 from dataclasses import dataclass
-from typing import ParamSpec, TypeVar
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from rest_framework.exceptions import NotAuthenticated
 
-from matches.errors import Forbidden
+from matches.errors import Forbidden, NotAuthenticated
 from matches.models import Match
 from tournament.models import Entry, Event, PlayerLink, Tournament, User
-
-P = ParamSpec("P")
-T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from typing import Any
 from django.db import IntegrityError, connections, router, transaction
 from django.http import Http404
 
-from matches.errors import REFUSALS, AppError, Conflict
+from matches.errors import REFUSALS, AppError, Conflict, NotAuthenticated
 from matches.models import Game, Match, Submission
 from matches.rows import match_locked, row_insert, row_update
 from matches.rules.errors import RulesError
@@ -215,6 +215,8 @@ def submission_run(
                         outcome = decide(match, role)
                 else:
                     outcome = decide(match, role)
+            except NotAuthenticated:  # nobody to report as: not a report about the match
+                raise
             except REFUSALS as exc:  # stored as rejected; anything else is a bug: it propagates
                 if undoable:
                     match = match_lock(match_id=match_id)  # as it is again in the database

@@ -6,9 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 from django.core.exceptions import PermissionDenied
-from rest_framework.exceptions import NotAuthenticated
 
-from matches.errors import Forbidden
+from matches.errors import Forbidden, NotAuthenticated
 from matches.models import Game, Match, Submission
 from matches.rules.errors import RulesError
 from matches.services.access import Actor

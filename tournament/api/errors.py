@@ -62,7 +62,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         )
     if isinstance(exc, AppError):
         set_rollback()
-        return Response(exc.as_dict(), status=exc.status)
+        headers = {}
+        view = context.get("view")
+        if exc.status == 401 and view is not None:
+            # As DRF does for its own 401: say which credentials the API takes.
+            headers["WWW-Authenticate"] = view.get_authenticate_header(context["request"])
+        return Response(exc.as_dict(), status=exc.status, headers=headers or None)
     if isinstance(exc, OperationalError) and lost_a_race(exc):
         log.warning("transaction undone by the database (%s): answered 503 busy", exc)
         return Response(
