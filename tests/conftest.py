@@ -15,6 +15,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -188,7 +189,7 @@ ARTIFACTS = ROOT / "test-artifacts"
 
 
 @pytest.fixture(scope="session")
-def chromium() -> Iterator[object]:
+def _chromium_browser() -> Iterator[object]:
     """Debian's headless Chromium under Playwright, one for the whole run.
 
     One sync Playwright per process: a second one started while the first runs
@@ -204,3 +205,15 @@ def chromium() -> Iterator[object]:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def chromium(_chromium_browser: Any) -> Iterator[Any]:
+    """The shared browser, with every page a test opened closed when it ends.
+
+    A page left open keeps polling the session-wide live server; its requests then
+    hold locks while a later test's database is flushed (a CI failure, 2026-11-25).
+    """
+    yield _chromium_browser
+    for context in list(_chromium_browser.contexts):
+        context.close()

@@ -302,7 +302,8 @@ def play_the_weekend(chromium: Any, live_server: Any) -> None:
             break
 
     # ---- the spectator: public pages only -------------------------------------------
-    spectator = chromium.new_context(viewport={"width": 1366, "height": 900}).new_page()
+    watching = chromium.new_context(viewport={"width": 1366, "height": 900})
+    spectator = watching.new_page()
     spectator.on("pageerror", lambda e: errors.append(str(e)))
     for path, name in (
         (f"/t/{SLUG}/", "public-tournament"),
@@ -333,5 +334,5 @@ def play_the_weekend(chromium: Any, live_server: Any) -> None:
     assert "Champion: <strong>Anna Berg</strong>" in body
     both_widths(page, "console-tournament-finished")
     assert not errors, errors
-    players.close()
-    context.close()
+    for opened in (watching, players, context):
+        opened.close()
