@@ -24,6 +24,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import bench_reports as bench  # noqa: E402
+from bench import server as servers  # noqa: E402
 
 
 def sql_of_one_report(env: dict[str, str], match: dict[str, object]) -> str:
@@ -48,7 +49,7 @@ for q in queries.captured_queries:
 """
     done = subprocess.run(
         [sys.executable, "-c", code],
-        cwd=bench.ROOT,
+        cwd=servers.ROOT,
         env={**env, "DEBUG": "1"},
         capture_output=True,
         text=True,
@@ -65,7 +66,7 @@ def main() -> int:
     parser.add_argument("--sort", default="cumulative")
     parser.add_argument("--save", help="also keep the raw profile here")
     args = parser.parse_args()
-    if not (bench.reachable(bench.PG, 5432) and bench.reachable(bench.REDIS, 6379)):
+    if not servers.services_reachable(bench.PG, bench.REDIS):
         print("SKIPPED: PostgreSQL or Redis is not reachable")
         return 0
     name = f"profile_reports_{os.getpid()}"
@@ -74,38 +75,31 @@ def main() -> int:
     else:
         with tempfile.NamedTemporaryFile(suffix=".prof", delete=False) as handle:
             out = Path(handle.name)
-    env = {
-        **os.environ,
-        "DATABASE_URL": bench.PG.rsplit("/", 1)[0] + f"/{name}",
-        "REDIS_URL": bench.REDIS,
-        "SECRET_KEY": "bench-only-secret",
-        "BENCH_ENDPOINTS": "1",
-        "CACHE_KEY_PREFIX": f"profile-{os.getpid()}",
-        "CELERY_QUEUE": f"profile-{os.getpid()}",
-        "ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
-        "LOG_LEVEL": "ERROR",
-        "DJANGO_SETTINGS_MODULE": "tournament.settings",
-        "PROFILE_OUT": str(out),
-    }
-    env.pop("DEBUG", None)
-    bench.admin(f'CREATE DATABASE "{name}"')
+    env = servers.server_env(
+        database_url=servers.database_url(bench.PG, name),
+        redis_url=bench.REDIS,
+        secret_key="bench-only-secret",
+        queue=f"profile-{os.getpid()}",
+        cache_prefix=f"profile-{os.getpid()}",
+        BENCH_ENDPOINTS="1",
+        ALLOWED_HOSTS="127.0.0.1,localhost,testserver",
+        LOG_LEVEL="ERROR",
+        DJANGO_SETTINGS_MODULE="tournament.settings",
+        PROFILE_OUT=str(out),
+    )
+    servers.create_database(bench.PG, name)
     server = None
     try:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
-            cwd=bench.ROOT,
-            env=env,
-            check=True,
-        )
+        servers.migrate(env)
         sets = bench.seed(env, 640)
-        port = bench.free_port()
+        port = servers.free_port()
         server = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "tournament.wsgi:application",
              "-c", str(HERE / "gunicorn_profile.py"), "--workers", "1",
              "--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
-            cwd=bench.ROOT, env=env,
+            cwd=servers.ROOT, env=env,
         )  # fmt: skip
-        bench.wait_until_up(port, server)
+        servers.wait_healthy(port, server)
         matches = sets["reports-1"] if args.kind == "reports" else sets["floor"]
         result = bench.phase(port, args.kind, matches, args.clients, args.seconds)
         served = bench.summary([{**result, "cpu": {}}])
@@ -119,7 +113,7 @@ def main() -> int:
         if server is not None:
             server.kill()
         time.sleep(0.5)
-        bench.admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        servers.drop_database(bench.PG, name)
     text = io.StringIO()
     stats = pstats.Stats(str(out), stream=text)
     stats.strip_dirs().sort_stats(args.sort).print_stats(args.top)
