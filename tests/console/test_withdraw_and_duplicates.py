@@ -126,3 +126,48 @@ def test_adding_a_player_whose_name_exists_needs_confirmation_in_the_api() -> No
     made = api.post("/api/players/", {"name": "Hiro Tanaka", "confirm_new": True}, format="json")
     assert made.status_code == 201
     assert api.post("/api/players/", {"name": "Someone New"}, format="json").status_code == 201
+
+
+CSV = "name,email,rating,club\nHiro Tanaka,,1600,Elsewhere\nNew Person,,,\n"
+
+
+def test_a_csv_import_names_new_players_who_share_a_known_name_console(client: Client) -> None:
+    director = UserFactory()
+    t = services.tournament_create(name="Open", slug="open", director=director)
+    services.event_create(tournament=t, name="Main", match_lengths=[3], slug="main")
+    hiro = services.player_create(name="Hiro Tanaka", club="Club Nord")
+    client.force_login(director)
+    url = "/director/t/open/import/"
+    preview = client.post(url, {"text": CSV})
+    assert preview.status_code == 200
+    page = preview.content.decode()
+    assert "1 new player shares a name with a player already known" in page
+    assert (
+        f'Same name as </span><span class="warning-text">#{hiro.pk} Hiro Tanaka (Club Nord)' in page
+    )
+    assert page.count("Same name as") == 1  # New Person is simply new
+    done = client.post(url, {"text": CSV, "confirm": "1"}, follow=True)
+    shown = done.content.decode()
+    assert "2 new player(s), 0 already known" in shown
+    assert (
+        "Check for duplicates: Hiro Tanaka (line 2) has the name of Hiro Tanaka (Club Nord" in shown
+    )
+    assert Player.objects.filter(name="Hiro Tanaka").count() == 2  # a warning, not a refusal
+
+
+def test_a_csv_import_names_new_players_who_share_a_known_name_api() -> None:
+    director = UserFactory()
+    services.tournament_create(name="Open", slug="open", director=director)
+    hiro = services.player_create(name="Hiro Tanaka", club="Club Nord")
+    api = APIClient()
+    token, _ = Token.objects.get_or_create(user=director)
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    answer = api.post("/api/players/import/", {"csv": CSV}, format="json")
+    assert answer.status_code == 200, answer.json()
+    (dup,) = answer.json()["possible_duplicates"]
+    assert dup["row"] == 2
+    assert dup["player"]["club"] == "Elsewhere"
+    assert [p["id"] for p in dup["existing"]] == [hiro.pk]
+    again = api.post("/api/players/import/", {"csv": CSV}, format="json").json()
+    assert again["possible_duplicates"] == []  # same file twice: both rows are known now
+    assert len(again["existing"]) == 2

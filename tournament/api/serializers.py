@@ -72,12 +72,23 @@ class ImportRowErrorSerializer(serializers.Serializer):
     message = serializers.CharField()
 
 
+class ImportNamesakeSerializer(serializers.Serializer):
+    row = serializers.IntegerField(help_text="Line number in the file (the header is line 1).")
+    player = PlayerSerializer(help_text="The player created from that line.")
+    existing = PlayerSerializer(many=True, help_text="Players known before with that name.")
+
+
 class PlayerImportResultSerializer(serializers.Serializer):
     created = PlayerSerializer(many=True)
     existing = PlayerSerializer(many=True)
     entered = serializers.IntegerField()
     # DRF's metaclass pops declared fields, so this does not shadow Serializer.errors.
     errors = ImportRowErrorSerializer(many=True)  # type: ignore[assignment]
+    possible_duplicates = ImportNamesakeSerializer(
+        many=True,
+        source="namesakes",
+        help_text="New players whose name a known player has: the same person twice?",
+    )
 
 
 # ---- tournaments and events ----------------------------------------------------------

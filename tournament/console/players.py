@@ -26,6 +26,7 @@ from tournament.services.player_links import (
     player_links_email,
     player_links_ensure,
 )
+from tournament.services.players import namesake_text
 
 
 @login_required
@@ -60,6 +61,17 @@ def players_import(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse
                         else "."
                     ),
                 )
+                if result.namesakes:
+                    messages.warning(
+                        request,
+                        "Check for duplicates: "
+                        + "; ".join(
+                            f"{n.player.name} (line {n.row}) has the name of "
+                            + ", ".join(namesake_text(p) for p in n.existing)
+                            for n in result.namesakes
+                        )
+                        + ".",
+                    )
                 if data["event"] is not None:
                     return redirect("console:event", tournament.slug, data["event"].slug)
                 return redirect("console:tournament", tournament.slug)

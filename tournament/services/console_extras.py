@@ -16,7 +16,7 @@ from tournament.models import Entry, Event, Player, User
 from tournament.services.common import refuse
 from tournament.services.entries import entry_register
 from tournament.services.imports import RowError, _decode, _known, _parse
-from tournament.services.players import player_create
+from tournament.services.players import player_create, player_namesakes
 from tournament.services.results import match_final_score_enter
 
 #: Settling a match from its final score is a decision like the others (``results``).
@@ -94,6 +94,7 @@ class PreviewRow:
     club: str
     country: str
     known: Player | None
+    namesakes: list[Player] = field(default_factory=list)
 
 
 @dataclass
@@ -111,14 +112,21 @@ class CsvPreview:
     def known_count(self) -> int:
         return len(self.rows) - self.new_count
 
+    @property
+    def namesake_count(self) -> int:
+        """New players whose name a known player has (to check: the same person?)."""
+        return sum(1 for row in self.rows if row.namesakes)
+
 
 def players_csv_preview(*, data: str | bytes) -> CsvPreview:
     """Check a players CSV exactly as the import will, and say who is new; saves nothing."""
     rows, errors = _parse(_decode(data))
     if not errors and not rows:
         errors.append(RowError(2, None, "The file has a header but no players."))
-    return CsvPreview(
-        rows=[
+    preview = CsvPreview(errors=errors)
+    for row in rows:
+        known = _known(row)
+        preview.rows.append(
             PreviewRow(
                 line=row.line,
                 name=row.name,
@@ -126,9 +134,8 @@ def players_csv_preview(*, data: str | bytes) -> CsvPreview:
                 rating=row.rating,
                 club=row.club,
                 country=row.country,
-                known=_known(row),
+                known=known,
+                namesakes=player_namesakes(row.name) if known is None else [],
             )
-            for row in rows
-        ],
-        errors=errors,
-    )
+        )
+    return preview

@@ -2,7 +2,10 @@
 
 Every row is checked first; when any row is wrong nothing is saved and each error
 names its line and column. A row whose email (or, without one, name and club)
-matches a known player reuses that player, so importing a file twice adds nobody.
+matches a known player reuses that player, so importing a file twice adds nobody. A new
+player whose name another player already has is created, and named among the result's
+``namesakes`` for the director to check (two people can share a name; one person typed
+twice with another club is a duplicate).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from django.db.models import Q
 from tournament.models import Entry, Event, Player, User
 from tournament.services.common import refuse
 from tournament.services.entries import entry_register
-from tournament.services.players import MAX_RATING, text_problem
+from tournament.services.players import MAX_RATING, player_namesakes, text_problem
 
 COLUMNS = ("name", "email", "rating", "club", "country")
 MAX_ROWS = 5000
@@ -34,14 +37,25 @@ class RowError:
     message: str
 
 
+@dataclass(frozen=True)
+class Namesake:
+    """A new player from line ``row`` whose name players already known have."""
+
+    row: int
+    player: Player
+    existing: list[Player]
+
+
 @dataclass
 class ImportResult:
-    """Players created, players already known, how many were entered, and the errors."""
+    """Players created, players already known, how many were entered, the errors, and
+    the new players who share a name with a known one."""
 
     created: list[Player] = field(default_factory=list)
     existing: list[Player] = field(default_factory=list)
     entered: int = 0
     errors: list[RowError] = field(default_factory=list)
+    namesakes: list[Namesake] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -172,11 +186,14 @@ def players_import_csv(
         for row in rows:
             player = _known(row)
             if player is None:
+                namesakes = player_namesakes(row.name)
                 player = Player(name=row.name, email=row.email, club=row.club, country=row.country)
                 if row.rating is not None:
                     player.rating = row.rating
                 player.save()
                 result.created.append(player)
+                if namesakes:
+                    result.namesakes.append(Namesake(row.line, player, namesakes))
             else:
                 result.existing.append(player)
             if (
