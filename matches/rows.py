@@ -5,8 +5,10 @@ CPU than PostgreSQL takes to run it. Here the SQL is written once from the model
 ``_meta`` and run through Django's cursor, so queries are counted, logged and wrapped
 like any other; rows become instances through ``Model.from_db`` and each field's
 ``from_db_value``, values go in through ``pre_save`` and ``get_db_prep_save`` as
-``save()`` sends them (no signals: nothing listens to these models'). Nothing is
-prepared on the server, so PgBouncer in transaction pooling can serve every statement.
+``save()`` sends them (no signals: nothing listens to these models'). The SQL is the
+same text for every match, so psycopg prepares it on each connection where the settings
+allow (``DATABASE_PREPARED_STATEMENTS``); with that off, PgBouncer's transaction pooling
+serves every statement.
 
 The reads are PostgreSQL's (``FOR NO KEY UPDATE``, its types): on the SQLite default
 the same querysets run through the ORM. The writes are plain SQL on both.

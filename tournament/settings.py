@@ -92,6 +92,16 @@ if DATABASE_URL:
     DATABASES = {
         "default": dj_database_url.parse(DATABASE_URL, conn_max_age=600, conn_health_checks=True)
     }
+    if os.environ.get("DATABASE_PREPARED_STATEMENTS", "1") == "1":
+        # PostgreSQL binds the parameters, and psycopg prepares a statement once a
+        # connection has run it five times: a game report's lock is planned once per
+        # connection, not per request (bench/RESULTS.md). Set 0 behind PgBouncer's
+        # transaction pooling older than 1.21 (or without max_prepared_statements).
+        DATABASES["default"]["OPTIONS"] = {
+            **DATABASES["default"].get("OPTIONS", {}),
+            "server_side_binding": True,
+            "prepare_threshold": 5,
+        }
     DATABASES["default"]["TEST"] = {
         # One test database per run, so that runs side by side do not collide.
         "NAME": os.environ.get("TEST_DATABASE_NAME", f"test_bgdirector_{os.getpid()}")
@@ -112,7 +122,7 @@ CACHE_KEY_PREFIX = os.environ.get("CACHE_KEY_PREFIX", "bgd")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "tournament.redis_cache.ReusingRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": CACHE_KEY_PREFIX,
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
