@@ -12,8 +12,9 @@ from functools import partial
 from typing import Any
 
 from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
-from django.core.cache.backends.redis import RedisCache
 from django.db import transaction
+
+from tournament.redis_cache import ReusingRedisCache
 
 log = logging.getLogger(__name__)
 
@@ -63,21 +64,10 @@ def bump_many(*scopes: tuple[str, int | str]) -> None:
         pipe.execute()
 
 
-#: Redis clients by connection pool: Django's cache builds a new client (costly) per call.
-_clients: dict[int, Any] = {}
-
-
 def _redis_client() -> Any:
     """The Redis client behind the default cache, or ``None`` for any other backend."""
     backend = caches[DEFAULT_CACHE_ALIAS]
-    if not isinstance(backend, RedisCache):
-        return None
-    # RedisCacheClient's private pool and client class: the stubs do not declare them.
-    pool = backend._cache._get_connection_pool(write=True)  # type: ignore[attr-defined]
-    client = _clients.get(id(pool))
-    if client is None or client.connection_pool is not pool:
-        client = _clients[id(pool)] = backend._cache._client(connection_pool=pool)  # type: ignore[attr-defined]
-    return client
+    return backend.raw_client() if isinstance(backend, ReusingRedisCache) else None
 
 
 def page_key(name: str, scope: str, ident: int | str, *parts: object) -> str:
