@@ -51,3 +51,15 @@ def test_a_refusal_no_html_view_caught_is_a_4xx_not_a_500() -> None:
     assert api is not None
     assert (api.status_code, json.loads(api.content)["code"]) == (404, "not-found")
     assert middleware.process_exception(RequestFactory().get("/"), ValueError("bug")) is None
+
+
+def test_the_api_handler_keeps_the_message_of_django_s_permission_denied() -> None:
+    from django.core.exceptions import PermissionDenied
+
+    said = api_errors.exception_handler(PermissionDenied("Only this tournament's directors."), {})
+    assert said is not None
+    assert said.status_code == 403
+    assert said.data["message"] == "Only this tournament's directors."
+    bare = api_errors.exception_handler(PermissionDenied(), {})
+    assert bare is not None
+    assert bare.data["message"] == "You do not have permission to perform this action."

@@ -101,7 +101,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
-        exc = exceptions.PermissionDenied()
+        exc = exceptions.PermissionDenied(str(exc) or None)  # our refusals say who may
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
