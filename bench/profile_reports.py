@@ -24,6 +24,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import bench_reports as bench  # noqa: E402
+
 from bench import server as servers  # noqa: E402
 
 
