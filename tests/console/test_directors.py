@@ -141,6 +141,9 @@ def test_removing_asks_first_then_removes(director: Client, td, tournament) -> N
     assert "hiro no longer directs Club Open." in body
     assert not tournament.directors.filter(pk=other.pk).exists()
     assert director.post(url).status_code == 404  # not a director any more
+    assert (
+        director.get("/director/t/club/directors/99999999999999999999/remove/").status_code == 404
+    )
 
 
 def test_a_director_may_remove_themselves_while_another_remains(
