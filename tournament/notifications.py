@@ -1,4 +1,4 @@
-"""Emails to players, sent by Celery tasks (never inside a request).
+"""Emails to players and to new directors, sent by Celery tasks (never inside a request).
 
 The console backend prints them unless ``EMAIL_HOST`` selects SMTP. Players who
 turned notifications off (``Player.notify``) or have no address get nothing.
@@ -16,7 +16,7 @@ from django.core.cache import cache
 from django.core.mail import EmailMessage, mailers
 
 from matches.models import Match
-from tournament.models import Entry, PlayerLink
+from tournament.models import Entry, PlayerLink, Tournament, User
 
 log = logging.getLogger(__name__)
 
@@ -187,3 +187,47 @@ def notify_player_link(self: object, link_id: int) -> int:
     except Exception:
         log.warning("could not remember notice %s", key)
     return sent
+
+
+def director_invite_message(tournament: Tournament, user: User, by: User | None) -> EmailMessage:
+    """The notice to a new director: the tournament, and the link to set their password."""
+    from tournament.services.directors import set_password_path
+
+    url = f"{settings.SITE_URL.rstrip('/')}{set_password_path(user)}"
+    inviter = header_text(by.get_full_name() or by.username) if by is not None else "A director"
+    name = header_text(tournament.name)
+    days = max(1, settings.PASSWORD_RESET_TIMEOUT // 86400)
+    lines = [
+        f"Hello {header_text(user.get_full_name() or user.username)},",
+        "",
+        f"{inviter} made you a director of {name}.",
+        "",
+        "Set your password here, then log in with the username "
+        f"{user.username} to run the tournament:",
+        f"  {url}",
+        "",
+        f"The link works once, for {days} day{'s' if days != 1 else ''}. If it has expired,",
+        "ask a director of the tournament for a new one.",
+    ]
+    return EmailMessage(
+        subject=header_text(f"{inviter} made you a director of {name}"),
+        body="\n".join(lines) + "\n",
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[user.email],
+    )
+
+
+@shared_task(**EMAIL_TASK)
+def notify_director_invite(
+    self: object, tournament_id: int, user_id: int, by_id: int | None
+) -> int:
+    """Email a new director the link to set their password (a link made now: the queue
+    never carries one). Nothing when they have set a password meanwhile, have no address
+    or no longer direct the tournament."""
+    tournament = Tournament.objects.filter(pk=tournament_id, directors=user_id).first()
+    user = User.objects.filter(pk=user_id).first()
+    if tournament is None or user is None or not user.email or user.has_usable_password():
+        return 0
+    by = User.objects.filter(pk=by_id).first() if by_id is not None else None
+    message = director_invite_message(tournament, user, by)
+    return send_all([message], f"director invite of user {user.pk} to tournament {tournament.pk}")

@@ -68,6 +68,11 @@ def tournaments_visible_to(user: User | Any) -> QuerySet[Tournament]:
     return qs.filter(is_public=True)
 
 
+def tournament_directors(tournament: Tournament) -> QuerySet[User]:
+    """The tournament's directors, by username."""
+    return tournament.directors.order_by("username", "pk")
+
+
 # ---- players, events ---------------------------------------------------------------
 
 

@@ -14,6 +14,17 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/login/", ThrottledLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # A new director's set-password link (made by tournament.services.directors).
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
     path("director/", include("tournament.console.urls")),
     path("api/", include("tournament.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

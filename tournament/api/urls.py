@@ -4,6 +4,7 @@ from django.urls import include, path
 
 from tournament.api import (
     auth,
+    directors,
     entries,
     events,
     league,
@@ -36,6 +37,21 @@ urlpatterns = [
         "tournaments/<slug:slug>/player-links/<int:player_id>/regenerate/",
         player_links.PlayerLinkRegenerateView.as_view(),
         name="api-player-link-regenerate",
+    ),
+    path(
+        "tournaments/<slug:slug>/directors/",
+        directors.DirectorListView.as_view(),
+        name="api-directors",
+    ),
+    path(
+        "tournaments/<slug:slug>/directors/<int:user_id>/",
+        directors.DirectorDetailView.as_view(),
+        name="api-director",
+    ),
+    path(
+        "tournaments/<slug:slug>/directors/<int:user_id>/link/",
+        directors.DirectorLinkView.as_view(),
+        name="api-director-link",
     ),
     path("events/<int:pk>/", events.EventDetailView.as_view(), name="api-event"),
     path("events/<int:pk>/entries/", entries.EntryListView.as_view(), name="api-entries"),

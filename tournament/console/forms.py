@@ -757,3 +757,23 @@ def games_formset(match: Match, data: Any = None) -> BaseGamesFormSet:
         ),
     )
     return formset_class(data, match=match, prefix="games")
+
+
+class DirectorAddForm(forms.Form):
+    """Who to make a director: an existing account, or the username of a new one."""
+
+    username = forms.CharField(
+        label="Username or email",
+        max_length=254,
+        help_text="An account's username or email address; a new username makes a new account.",
+    )
+    email = forms.EmailField(
+        label="Email (new account only)",
+        required=False,
+        max_length=254,
+        help_text="The set-password link is emailed here.",
+    )
+
+
+class ConfirmForm(forms.Form):
+    """A confirmation button's form: no field, only the refusal of the service it runs."""

@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404
 
 from matches.models import Match
 from tournament.models import Entry, Event, Player, PlayerLink, Round, Tournament, User
-from tournament.selectors import tournaments_directed_by
+from tournament.selectors import tournament_directors, tournaments_directed_by
 
 MATCH_STATES: list[tuple[str, str]] = list(Match.Status.choices)
 
@@ -40,6 +40,11 @@ def tournaments_for(user: User) -> QuerySet[Tournament]:
 def tournament_for(user: User, slug: str) -> Tournament:
     """The tournament ``slug`` if ``user`` directs it; 404 otherwise (its existence is not told)."""
     return get_object_or_404(tournaments_for(user), slug=slug)
+
+
+def director_of(tournament: Tournament, user_id: int) -> User:
+    """Director ``user_id`` of ``tournament`` (404 when they do not direct it)."""
+    return get_object_or_404(tournament_directors(tournament), pk=user_id)
 
 
 def event_of(tournament: Tournament, event_slug: str) -> Event:

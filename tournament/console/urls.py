@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournament.console import entries, events, matches, players, rounds, tournaments
+from tournament.console import directors, entries, events, matches, players, rounds, tournaments
 
 app_name = "console"
 
@@ -19,6 +19,17 @@ urlpatterns = [
         "t/<slug:slug>/player-links/<int:player_id>/regenerate/",
         players.player_link_regenerate_view,
         name="link-regenerate",
+    ),
+    path("t/<slug:slug>/directors/", directors.directors, name="directors"),
+    path(
+        "t/<slug:slug>/directors/<int:user_id>/remove/",
+        directors.director_remove,
+        name="director-remove",
+    ),
+    path(
+        "t/<slug:slug>/directors/<int:user_id>/link/",
+        directors.director_link,
+        name="director-link",
     ),
     path("t/<slug:slug>/events/<slug:event_slug>/", events.event_detail, name="event"),
     path(

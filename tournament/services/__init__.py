@@ -1,6 +1,12 @@
 """Services: keyword-only, typed functions named <entity>_<action> that own their transaction."""
 
 from tournament.services.advance import match_advance
+from tournament.services.directors import (
+    DirectorInvite,
+    tournament_director_invite,
+    tournament_director_link,
+    tournament_director_remove,
+)
 from tournament.services.draws import draw_make
 from tournament.services.entries import entry_check_in, entry_register, entry_withdraw
 from tournament.services.event_settings import event_locked_settings, event_update
@@ -28,6 +34,7 @@ from tournament.services.tournaments import (
 )
 
 __all__ = [
+    "DirectorInvite",
     "GameResult",
     "draw_make",
     "entry_check_in",
@@ -51,5 +58,8 @@ __all__ = [
     "swiss_next_round",
     "tournament_create",
     "tournament_director_add",
+    "tournament_director_invite",
+    "tournament_director_link",
+    "tournament_director_remove",
     "tournament_update",
 ]

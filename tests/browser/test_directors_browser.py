@@ -1,0 +1,138 @@
+"""A co-director joins with no admin: the director adds them in the console, the new
+director follows the set-password link shown there, chooses a password, logs in and sees
+the tournament. Screenshots at 1366 and 390 px go to test-artifacts/directors/."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connections
+
+from tests.factories import DEFAULT_PASSWORD, UserFactory
+from tournament import services
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "directors"
+
+
+@pytest.fixture(autouse=True)
+def _inline_tasks() -> Iterator[None]:
+    """The invite's email is sent at commit, in the server's thread, on both runs."""
+    from tournament.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = before
+
+
+def both_widths(page: Any, name: str) -> None:
+    for width in (1366, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{width}.png"), full_page=True)
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"{name} is {overflow} px wider than a {width} px screen"
+    page.set_viewport_size({"width": 1366, "height": 900})
+
+
+def log_in(page: Any, base: str, username: str, password: str) -> None:
+    page.goto(f"{base}/accounts/login/?next=/director/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    with page.expect_navigation():
+        page.click("main button[type=submit]")
+
+
+def test_a_co_director_is_added_sets_a_password_and_runs_the_tournament(
+    chromium: Any, live_server: Any, mailoutbox: list[Any]
+) -> None:
+    try:
+        add_and_join(chromium, live_server.url, mailoutbox)
+    finally:
+        release_server_connections()
+
+
+def add_and_join(chromium: Any, base: str, mailoutbox: list[Any]) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    td = UserFactory(username="td")
+    services.tournament_create(name="Harbour Open", slug="harbour", director=td)
+    errors: list[str] = []
+
+    # ---- the director adds an assistant who has no account -------------------------
+    director = chromium.new_context(viewport={"width": 1366, "height": 900}).new_page()
+    director.on("pageerror", lambda e: errors.append(str(e)))
+    log_in(director, base, "td", DEFAULT_PASSWORD)
+    director.goto(f"{base}/director/t/harbour/")
+    with director.expect_navigation():
+        director.click("a:text-is('Directors')")
+    assert director.url == f"{base}/director/t/harbour/directors/"
+    director.fill("input[name=username]", "rosa.marquez-delacroix")
+    director.fill("input[name=email]", "rosa.marquez-delacroix@harbour-backgammon-club.example.org")
+    with director.expect_navigation():
+        director.click("form.director-form button[type=submit]")
+    body = director.content()
+    assert "Account rosa.marquez-delacroix created" in body
+    assert "It was emailed to rosa.marquez-delacroix@harbour-backgammon-club.example.org" in body
+    assert "has not set a password yet" in body
+    link = director.inner_text(".copy-box").strip()
+    assert link.startswith(f"{base}/accounts/reset/")
+    both_widths(director, "directors-added")
+    assert len(mailoutbox) == 1
+    assert link.split("/accounts/reset/")[1].split("/")[0] in mailoutbox[0].body  # same user
+
+    # ---- the assistant follows the link, sets a password, logs in -----------------
+    rosa = chromium.new_context(viewport={"width": 1366, "height": 900}).new_page()
+    rosa.on("pageerror", lambda e: errors.append(str(e)))
+    rosa.goto(link)
+    assert rosa.url.endswith("/set-password/")  # the token left the address bar
+    assert "Set your password" in rosa.content()
+    both_widths(rosa, "set-password")
+    rosa.fill("input[name=new_password1]", "harbour-tables-42")
+    rosa.fill("input[name=new_password2]", "harbour-tables-42")
+    with rosa.expect_navigation():
+        rosa.click("main button[type=submit]")
+    assert "Your password is set" in rosa.content()
+    both_widths(rosa, "set-password-done")
+    with rosa.expect_navigation():
+        rosa.click("main a:text-is('Log in')")
+    rosa.fill("input[name=username]", "rosa.marquez-delacroix")
+    rosa.fill("input[name=password]", "harbour-tables-42")
+    with rosa.expect_navigation():
+        rosa.click("main button[type=submit]")
+    assert rosa.url == f"{base}/director/"
+    assert "Harbour Open" in rosa.content()
+
+    # ---- the link was for one use ---------------------------------------------------
+    rosa.goto(link)
+    assert "This set-password link does not work" in rosa.content()
+    both_widths(rosa, "set-password-invalid")
+
+    # ---- the director sees the password set, and removes the assistant -------------
+    director.goto(f"{base}/director/t/harbour/directors/")
+    assert "has not set a password yet" not in director.content()
+    director.click("a[aria-label='Remove rosa.marquez-delacroix']")
+    director.wait_for_load_state()
+    both_widths(director, "directors-remove-confirm")
+    with director.expect_navigation():
+        director.click("button:text-is('Yes, remove rosa.marquez-delacroix')")
+    assert "rosa.marquez-delacroix no longer directs Harbour Open." in director.content()
+    assert errors == []
+
+
+def release_server_connections() -> None:
+    """Close the connections the test left open (its own, and on PostgreSQL the live
+    server's idle ones) so that the test database can be dropped."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+                "AND state = 'idle'"
+            )
+    connections.close_all()
