@@ -76,8 +76,9 @@ def test_add_an_existing_account_by_username_or_email(api: APIClient, tournament
     assert body["set_password_url"] is None
     assert api.post(URL, {"username": "bob@EXAMPLE.org"}, format="json").json()["id"] == bob.pk
     assert set(tournament.directors.values_list("username", flat=True)) == {"td", "ann", "bob"}
-    again = api.post(URL, {"username": "ann@example.org"}, format="json").json()
-    assert again["already_director"] is True
+    again = api.post(URL, {"username": "ann@example.org"}, format="json")
+    assert again.status_code == 200  # nothing created
+    assert again.json()["already_director"] is True
 
 
 def test_add_a_new_account_returns_its_set_password_link_and_emails_it(
@@ -156,7 +157,7 @@ def test_a_fresh_link_for_a_director_without_a_password(api: APIClient, tourname
     assert new["set_password_url"]
     assert new["emailed"] is False
     fresh = api.post(f"{URL}{new['id']}/link/")
-    assert fresh.status_code == 200
+    assert fresh.status_code == 200, fresh.json()
     assert fresh.json()["set_password_url"].startswith("http://testserver/accounts/reset/")
     assert client_for(UserFactory()).post(f"{URL}{new['id']}/link/").status_code == 403
     with_password = UserFactory(username="gus")
@@ -171,3 +172,47 @@ def test_non_directors_change_nothing(tournament, td: User) -> None:
     assert stranger.post(URL, {"username": "mallory"}, format="json").status_code == 403
     assert client_for(None).post(URL, {"username": "x"}, format="json").status_code == 401
     assert list(tournament.directors.all()) == [td]
+
+
+def _pending(username: str, email: str = "") -> User:
+    """An account with no password yet (as an invite makes it)."""
+    user = UserFactory(username=username, email=email)
+    user.set_unusable_password()
+    user.save()
+    return user
+
+
+def test_a_pending_account_of_another_tournament_gets_its_link_by_email_only(
+    api: APIClient, tournament, django_capture_on_commit_callbacks
+) -> None:
+    """Whoever holds a set-password link can take the account: a director of one
+    tournament never sees the link of an account that directs another one."""
+    bob = _pending("bob", "bob@example.org")
+    TournamentFactory(name="Other Open", slug="other", director=bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        added = api.post(URL, {"username": "bob"}, format="json").json()
+    assert (added["created"], added["set_password_url"], added["emailed"]) == (False, None, True)
+    renewed = api.post(f"{URL}{bob.pk}/link/")
+    assert renewed.status_code == 200, renewed.json()
+    assert renewed.json() == {"set_password_url": None, "emailed": True}
+    quiet = _pending("quiet")
+    TournamentFactory(name="Third Open", slug="third", director=quiet)
+    assert api.post(URL, {"username": "quiet"}, format="json").json()["set_password_url"] is None
+    refused = api.post(f"{URL}{quiet.pk}/link/")
+    assert refused.status_code == 400
+    assert (refused.json()["code"], refused.json()["detail"]["field"]) == ("link-private", "user")
+
+
+def test_a_player_s_pending_account_gets_no_link_but_staff_see_one(tournament) -> None:
+    from tests.factories import PlayerFactory
+
+    player_account = _pending("pat")
+    PlayerFactory(name="Pat Lee", user=player_account)
+    td = tournament.directors.get()
+    added = client_for(td).post(URL, {"username": "pat"}, format="json").json()
+    assert added["set_password_url"] is None
+    staff = client_for(UserFactory(username="root", is_staff=True))
+    lone = _pending("lone")
+    TournamentFactory(name="Lone Open", slug="lone", director=lone)
+    shown = staff.post(URL, {"username": "lone"}, format="json").json()
+    assert shown["set_password_url"].startswith("http://testserver/accounts/reset/")

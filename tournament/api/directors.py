@@ -59,7 +59,13 @@ class DirectorAddedSerializer(DirectorSerializer):
 
 
 SET_PASSWORD_LINK = inline_serializer(
-    "DirectorSetPasswordLink", {"set_password_url": serializers.URLField()}
+    "DirectorSetPasswordLink",
+    {
+        "set_password_url": serializers.URLField(
+            allow_null=True, help_text="null when it was emailed to the director instead"
+        ),
+        "emailed": serializers.BooleanField(),
+    },
 )
 
 
@@ -95,7 +101,7 @@ class DirectorListView(APIView):
     @extend_schema(
         operation_id="tournaments_directors_add",
         request=DirectorAddSerializer,
-        responses={201: DirectorAddedSerializer, **WRITE_ERRORS},
+        responses={201: DirectorAddedSerializer, 200: DirectorAddedSerializer, **WRITE_ERRORS},
         summary="Add a director by username or email; a new username makes the account",
     )
     def post(self, request: Request, slug: str) -> Response:
@@ -113,7 +119,8 @@ class DirectorListView(APIView):
             "set_password_url": request.build_absolute_uri(path) if path else None,
             "emailed": invite.emailed,
         }
-        return Response(body, status=status.HTTP_201_CREATED)
+        added = status.HTTP_200_OK if invite.already_director else status.HTTP_201_CREATED
+        return Response(body, status=added)
 
 
 class DirectorDetailView(APIView):
@@ -144,5 +151,6 @@ class DirectorLinkView(APIView):
     def post(self, request: Request, slug: str, user_id: int) -> Response:
         tournament = _directed(request, slug)
         director = _director(tournament, user_id)
-        path = tournament_director_link(tournament=tournament, user=director, by=_by(request))
-        return Response({"set_password_url": request.build_absolute_uri(path)})
+        link = tournament_director_link(tournament=tournament, user=director, by=_by(request))
+        url = request.build_absolute_uri(link.path) if link.path else None
+        return Response({"set_password_url": url, "emailed": link.emailed})

@@ -126,9 +126,11 @@ def director_link(request: AuthenticatedHttpRequest, slug: str, user_id: int) ->
     """A new set-password link for a director who has not set a password (shown once)."""
     tournament = selectors.tournament_for(request.user, slug)
     director = selectors.director_of(tournament, user_id)
-    path = _refusal(
+    link = _refusal(
         request, tournament_director_link, tournament=tournament, user=director, by=request.user
     )
-    if path is not None:
-        _show_link_once(request, tournament, director, path, emailed=False)
+    if link is not None and link.path is not None:
+        _show_link_once(request, tournament, director, link.path, emailed=False)
+    elif link is not None:
+        messages.info(request, f"A new set-password link was emailed to {director.username}.")
     return redirect("console:directors", tournament.slug)

@@ -3,6 +3,7 @@
 from tournament.services.advance import match_advance
 from tournament.services.directors import (
     DirectorInvite,
+    DirectorLink,
     tournament_director_invite,
     tournament_director_link,
     tournament_director_remove,
@@ -35,6 +36,7 @@ from tournament.services.tournaments import (
 
 __all__ = [
     "DirectorInvite",
+    "DirectorLink",
     "GameResult",
     "draw_make",
     "entry_check_in",

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from tournament.models import Tournament, User
+from tournament.models import Player, Tournament, User
 from tournament.services.common import integrity_as, refuse
 
 log = logging.getLogger(__name__)
@@ -167,8 +167,11 @@ def tournament_director_invite(
         already = tournament.directors.filter(pk=user.pk).exists()
         if not already:
             tournament.directors.add(user)
-        path = None if user.has_usable_password() else set_password_path(user)
-        emailed = bool(path and user.email)
+        pending = not user.has_usable_password()
+        path = (
+            set_password_path(user) if pending and (created or _may_hold_link(user, by)) else None
+        )
+        emailed = bool(pending and user.email)
         if emailed:
             _email_link_on_commit(tournament=tournament, user=user, by=by)
     log.info(
@@ -185,6 +188,20 @@ def tournament_director_invite(
         set_password_path=path,
         emailed=emailed,
     )
+
+
+def _may_hold_link(user: User, by: User | None) -> bool:
+    """Whether ``by`` may be shown ``user``'s set-password link (whoever holds it can take
+    the account): only for an account that nobody else relies on, one that is not staff,
+    has no player profile and directs no tournament that ``by`` does not direct too."""
+    if by is None or user.is_staff or user.is_superuser:
+        return False
+    if Player.objects.filter(user=user).exists():
+        return False
+    if by.is_staff or by.is_superuser:
+        return True
+    theirs = user.directed_tournaments.exclude(pk__in=by.directed_tournaments.values("pk"))
+    return not theirs.exists()
 
 
 def _email_link_on_commit(*, tournament: Tournament, user: User, by: User | None) -> None:
@@ -225,9 +242,24 @@ def tournament_director_remove(*, tournament: Tournament, user: User, by: User |
     )
 
 
-def tournament_director_link(*, tournament: Tournament, user: User, by: User | None) -> str:
+@dataclass(frozen=True)
+class DirectorLink:
+    """A renewed set-password link: its path for the director asking, or ``None`` when
+    it was emailed to the account's own address instead."""
+
+    path: str | None
+    emailed: bool
+
+
+def tournament_director_link(
+    *, tournament: Tournament, user: User, by: User | None
+) -> DirectorLink:
     """A fresh set-password path for a director who has not set a password yet (their
-    first link was lost or has expired); the earlier links keep working until used."""
+    first link was lost or has expired); the earlier links keep working until used.
+
+    For an account others rely on too (see ``_may_hold_link``) the link goes to its own
+    email address instead; without an address that is refused.
+    """
     _check_directs(tournament, user)
     user.refresh_from_db(fields=["password", "last_login"])
     if user.has_usable_password():
@@ -236,10 +268,23 @@ def tournament_director_link(*, tournament: Tournament, user: User, by: User | N
             code="has-password",
             field="user",
         )
+    if not _may_hold_link(user, by):
+        if not user.email:
+            raise refuse(
+                f"{user.username} also directs tournaments you do not (or plays with this "
+                "account), and has no email address: only a director of all of them, or "
+                "staff, may see their link.",
+                code="link-private",
+                field="user",
+            )
+        with transaction.atomic():
+            _email_link_on_commit(tournament=tournament, user=user, by=by)
+        log.info("set-password link emailed to director %s by user %s", user.pk, by and by.pk)
+        return DirectorLink(path=None, emailed=True)
     log.info(
         "set-password link made for director %s of tournament %s by user %s",
         user.pk,
         tournament.pk,
         getattr(by, "pk", None),
     )
-    return set_password_path(user)
+    return DirectorLink(path=set_password_path(user), emailed=False)
