@@ -217,3 +217,19 @@ def chromium(_chromium_browser: Any) -> Iterator[Any]:
     yield _chromium_browser
     for context in list(_chromium_browser.contexts):
         context.close()
+
+
+@pytest.fixture
+def eager_tasks() -> Iterator[None]:
+    """Celery tasks run in-process at commit, also in the PostgreSQL + Redis run.
+
+    For tests whose data is never committed (the plain ``db`` fixture), which a worker
+    process could not see, and for pages whose notices should be sent in the server's
+    thread; the live worker has its own tests.
+    """
+    from tournament.celery import app
+
+    saved = (app.conf.task_always_eager, app.conf.task_eager_propagates)
+    app.conf.task_always_eager = app.conf.task_eager_propagates = True
+    yield
+    app.conf.task_always_eager, app.conf.task_eager_propagates = saved

@@ -124,3 +124,15 @@ def grant_tournament_creation(user: Any) -> Any:
 
     user.user_permissions.add(Permission.objects.get(codename="add_tournament"))
     return user
+
+
+def token_client(user: User | None) -> Any:
+    """A DRF test client that sends ``user``'s API token (anonymous for ``None``)."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    if user is not None:
+        token, _ = Token.objects.get_or_create(user=user)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client

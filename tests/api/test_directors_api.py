@@ -4,38 +4,18 @@ directors only, and a clear 400 (never a 500) on bad input."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.test import Client
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tests.factories import TournamentFactory, UserFactory
-from tournament.celery import app
+from tests.factories import TournamentFactory, UserFactory, token_client
 from tournament.models import Tournament, User
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 URL = "/api/tournaments/club/directors/"
-
-
-@pytest.fixture(autouse=True)
-def eager_tasks() -> Iterator[None]:
-    """The invite's email runs in the test's process on both runs (SQLite and PostgreSQL)."""
-    before = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = before
-
-
-def client_for(user: User | None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
 
 
 @pytest.fixture
@@ -50,7 +30,7 @@ def tournament(td: User) -> Tournament:
 
 @pytest.fixture
 def api(td: User, tournament: Tournament) -> APIClient:
-    return client_for(td)
+    return token_client(td)
 
 
 def test_directors_list_them_others_are_refused(api: APIClient, td: User) -> None:
@@ -59,8 +39,8 @@ def test_directors_list_them_others_are_refused(api: APIClient, td: User) -> Non
     assert answer.json() == [
         {"id": td.pk, "username": "td", "email": "td@example.org", "has_password": True}
     ]
-    assert client_for(None).get(URL).status_code == 401
-    refused = client_for(UserFactory()).get(URL)
+    assert token_client(None).get(URL).status_code == 401
+    refused = token_client(UserFactory()).get(URL)
     assert refused.status_code == 403
     assert refused.json()["code"] == "permission-denied"
     assert api.get("/api/tournaments/nowhere/directors/").status_code == 404
@@ -144,8 +124,8 @@ def test_remove_a_director_but_never_the_last(api: APIClient, td: User, tourname
     assert (last.json()["code"], last.json()["detail"]["field"]) == ("last-director", "user")
     other = UserFactory(username="eve")
     tournament.directors.add(other)
-    assert client_for(UserFactory()).delete(f"{URL}{other.pk}/").status_code == 403
-    assert client_for(None).delete(f"{URL}{other.pk}/").status_code == 401
+    assert token_client(UserFactory()).delete(f"{URL}{other.pk}/").status_code == 403
+    assert token_client(None).delete(f"{URL}{other.pk}/").status_code == 401
     assert api.delete(f"{URL}{other.pk}/").status_code == 204
     assert list(tournament.directors.all()) == [td]
     assert api.delete(f"{URL}{other.pk}/").status_code == 404  # not a director any more
@@ -159,7 +139,7 @@ def test_a_fresh_link_for_a_director_without_a_password(api: APIClient, tourname
     fresh = api.post(f"{URL}{new['id']}/link/")
     assert fresh.status_code == 200, fresh.json()
     assert fresh.json()["set_password_url"].startswith("http://testserver/accounts/reset/")
-    assert client_for(UserFactory()).post(f"{URL}{new['id']}/link/").status_code == 403
+    assert token_client(UserFactory()).post(f"{URL}{new['id']}/link/").status_code == 403
     with_password = UserFactory(username="gus")
     tournament.directors.add(with_password)
     refused = api.post(f"{URL}{with_password.pk}/link/")
@@ -168,9 +148,9 @@ def test_a_fresh_link_for_a_director_without_a_password(api: APIClient, tourname
 
 
 def test_non_directors_change_nothing(tournament, td: User) -> None:
-    stranger = client_for(UserFactory(username="mallory"))
+    stranger = token_client(UserFactory(username="mallory"))
     assert stranger.post(URL, {"username": "mallory"}, format="json").status_code == 403
-    assert client_for(None).post(URL, {"username": "x"}, format="json").status_code == 401
+    assert token_client(None).post(URL, {"username": "x"}, format="json").status_code == 401
     assert list(tournament.directors.all()) == [td]
 
 
@@ -209,9 +189,9 @@ def test_a_player_s_pending_account_gets_no_link_but_staff_see_one(tournament) -
     player_account = _pending("pat")
     PlayerFactory(name="Pat Lee", user=player_account)
     td = tournament.directors.get()
-    added = client_for(td).post(URL, {"username": "pat"}, format="json").json()
+    added = token_client(td).post(URL, {"username": "pat"}, format="json").json()
     assert added["set_password_url"] is None
-    staff = client_for(UserFactory(username="root", is_staff=True))
+    staff = token_client(UserFactory(username="root", is_staff=True))
     lone = _pending("lone")
     TournamentFactory(name="Lone Open", slug="lone", director=lone)
     shown = staff.post(URL, {"username": "lone"}, format="json").json()

@@ -4,24 +4,15 @@ the link's key reports any of the player's matches in the tournament through the
 from __future__ import annotations
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from matches.models import Match
 from tests.console.test_player_links import Weekend, make_weekend
-from tests.factories import UserFactory
+from tests.factories import UserFactory, token_client
 from tournament import services
 from tournament.models import PlayerLink
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user) -> APIClient:  # type: ignore[no-untyped-def]
-    client = APIClient()
-    if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
 
 
 @pytest.fixture
@@ -31,31 +22,31 @@ def weekend(db: None) -> Weekend:
 
 def test_directors_get_every_link_others_are_refused(weekend: Weekend) -> None:
     url = "/api/tournaments/links/player-links/"
-    answer = client_for(weekend.director).get(url)
+    answer = token_client(weekend.director).get(url)
     assert answer.status_code == 200
     rows = answer.json()
     assert len(rows) == 8
     link = PlayerLink.objects.get(tournament=weekend.tournament, player_id=rows[0]["player"])
     assert rows[0]["key"] == link.key
     assert rows[0]["report_url"] == f"http://testserver/r/{link.key}/"
-    assert client_for(None).get(url).status_code == 401
-    assert client_for(UserFactory()).get(url).status_code == 403
+    assert token_client(None).get(url).status_code == 401
+    assert token_client(UserFactory()).get(url).status_code == 403
     # The public entry list never carries a key.
-    entries = client_for(None).get(f"/api/events/{weekend.main.pk}/entries/").content.decode()
+    entries = token_client(None).get(f"/api/events/{weekend.main.pk}/entries/").content.decode()
     assert link.key not in entries
 
 
 def test_regenerate_through_the_api(weekend: Weekend) -> None:
     link = PlayerLink.objects.filter(tournament=weekend.tournament).first()
     url = f"/api/tournaments/links/player-links/{link.player_id}/regenerate/"
-    assert client_for(UserFactory()).post(url).status_code == 403
-    answer = client_for(weekend.director).post(url)
+    assert token_client(UserFactory()).post(url).status_code == 403
+    answer = token_client(weekend.director).post(url)
     assert answer.status_code == 200
     assert answer.json()["key"] != link.key
     assert answer.json()["regenerated_by"] == "td"
     assert APIClient().get(f"/r/{link.key}/").status_code == 404
     missing = "/api/tournaments/links/player-links/999999/regenerate/"
-    assert client_for(weekend.director).post(missing).status_code == 404
+    assert token_client(weekend.director).post(missing).status_code == 404
 
 
 def test_the_link_key_reports_a_match_through_the_api(weekend: Weekend) -> None:

@@ -8,22 +8,12 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import Permission
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
-from tests.factories import PlayerFactory, TournamentFactory, UserFactory
+from tests.factories import PlayerFactory, TournamentFactory, UserFactory, token_client
 from tests.tournament.conftest import winning_games
 from tournament.models import Tournament, User
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user: User | None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
 
 
 @pytest.fixture
@@ -46,7 +36,7 @@ def api(  # type: ignore[no-untyped-def]
 
     eager = app.conf.task_always_eager
     app.conf.task_always_eager = True
-    client = client_for(director)
+    client = token_client(director)
 
     class Committing:
         def __getattr__(self, method: str) -> Callable[..., Any]:
@@ -329,7 +319,7 @@ def test_another_tournaments_director_gets_403_and_anonymous_401(api: Any) -> No
     round_2 = ok(api.get(f"/api/events/{event['id']}/"))["round_list"][1]
     rival = UserFactory(username="rival-td")
     TournamentFactory(director=rival)
-    other = client_for(rival)
+    other = token_client(rival)
     player = PlayerFactory()
     attempts = [
         (
@@ -353,18 +343,18 @@ def test_another_tournaments_director_gets_403_and_anonymous_401(api: Any) -> No
         response = getattr(other, method)(url, body, format="json")
         assert response.status_code == 403, (url, response.content)
         assert response.json()["code"] == "permission-denied"
-        anonymous = getattr(client_for(None), method)(url, body, format="json")
+        anonymous = getattr(token_client(None), method)(url, body, format="json")
         assert anonymous.status_code == 401, (url, anonymous.content)
     # Reading is public.
-    assert client_for(None).get(f"/api/events/{event['id']}/bracket/").status_code == 200
-    assert client_for(None).get(f"/api/matches/{match['id']}/").status_code == 200
+    assert token_client(None).get(f"/api/events/{event['id']}/bracket/").status_code == 200
+    assert token_client(None).get(f"/api/matches/{match['id']}/").status_code == 200
 
 
 def test_private_tournaments_are_hidden_from_others(director: User) -> None:
     tournament: Tournament = TournamentFactory(director=director, is_public=False, slug="secret")
-    assert client_for(None).get("/api/tournaments/secret/").status_code == 404
-    assert client_for(director).get("/api/tournaments/secret/").status_code == 200
-    slugs = [t["slug"] for t in client_for(None).get("/api/tournaments/").json()["results"]]
+    assert token_client(None).get("/api/tournaments/secret/").status_code == 404
+    assert token_client(director).get("/api/tournaments/secret/").status_code == 200
+    slugs = [t["slug"] for t in token_client(None).get("/api/tournaments/").json()["results"]]
     assert tournament.slug not in slugs
 
 
@@ -479,7 +469,7 @@ def test_malformed_requests_get_4xx_never_5xx() -> None:
     match = first.matches.filter(is_bye=False).first()
     bye = first.matches.filter(is_bye=True).first()
     entry = event.entries.first()
-    client = client_for(director)
+    client = token_client(director)
     posts = [
         "/api/players/",
         "/api/players/import/",

@@ -4,30 +4,22 @@ the tournament. Screenshots at 1366 and 390 px go to test-artifacts/directors/."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connections
 
+from tests.browser.live import release_server_connections
 from tests.factories import DEFAULT_PASSWORD, UserFactory
 from tournament import services
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("eager_tasks"),
+]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "directors"
-
-
-@pytest.fixture(autouse=True)
-def _inline_tasks() -> Iterator[None]:
-    """The invite's email is sent at commit, in the server's thread, on both runs."""
-    from tournament.celery import app
-
-    before = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = before
 
 
 def both_widths(page: Any, name: str) -> None:
@@ -121,18 +113,3 @@ def add_and_join(chromium: Any, base: str, mailoutbox: list[Any]) -> None:
         director.click("button:text-is('Yes, remove rosa.marquez-delacroix')")
     assert "rosa.marquez-delacroix no longer directs Harbour Open." in director.content()
     assert errors == []
-
-
-def release_server_connections() -> None:
-    """Close the connections the test left open (its own, and on PostgreSQL the live
-    server's idle ones) so that the test database can be dropped."""
-    from django.db import connection
-
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND pid <> pg_backend_pid() "
-                "AND state = 'idle'"
-            )
-    connections.close_all()

@@ -10,16 +10,21 @@ test-artifacts/links/ for a person to look at.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connections
 
+from tests.browser.live import release_server_connections
 from tests.factories import DEFAULT_PASSWORD, UserFactory, grant_tournament_creation
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    # Bracket moves and notices run at commit in the server's thread, also on the run with
+    # a broker: the weekend is about the pages; the live worker has its own tests.
+    pytest.mark.usefixtures("eager_tasks"),
+]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "links"
 NAMES = [
@@ -33,18 +38,6 @@ NAMES = [
     "Ines Jung",
 ]
 SLUG = "harbour"
-
-
-@pytest.fixture(autouse=True)
-def _inline_tasks() -> Iterator[None]:
-    """Bracket moves and notices run at commit, in the server's thread, also on the run
-    with a broker: the weekend is about the pages, the live worker has its own tests."""
-    from tournament.celery import app
-
-    before = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = before
 
 
 def shot(page: Any, name: str, width: int) -> None:
@@ -104,22 +97,6 @@ def test_a_weekend_through_console_links_and_public_pages(chromium: Any, live_se
         play_the_weekend(chromium, live_server)
     finally:
         release_server_connections()
-
-
-def release_server_connections() -> None:
-    """Close the connections this test left open: its own (Playwright runs it in a
-    greenlet with its own connection) and, on PostgreSQL, the idle ones of the live
-    server's finished request threads, so that the test database can be dropped."""
-    from django.db import connection
-
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND pid <> pg_backend_pid() "
-                "AND state = 'idle'"
-            )
-    connections.close_all()
 
 
 def play_the_weekend(chromium: Any, live_server: Any) -> None:

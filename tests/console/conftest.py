@@ -17,19 +17,9 @@ from typing import Any
 import pytest
 from django.db import connections
 
-from tournament.celery import app
 from tournament.public.caching import clear_caches
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "console"
-
-
-@pytest.fixture(autouse=True)
-def eager_tasks() -> Iterator[None]:
-    before = (app.conf.task_always_eager, app.conf.task_eager_propagates)
-    app.conf.task_always_eager = True
-    app.conf.task_eager_propagates = True
-    yield
-    app.conf.task_always_eager, app.conf.task_eager_propagates = before
 
 
 @pytest.fixture
@@ -57,3 +47,8 @@ def browser_page(chromium: Any) -> Iterator[tuple[Any, list[str]]]:
         connections.close_all()
         page.close()
         clear_caches()
+
+
+@pytest.fixture(autouse=True)
+def _eager(eager_tasks: None) -> None:
+    """Every console test runs its tasks in-process (tests/conftest.py's eager_tasks)."""

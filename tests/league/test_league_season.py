@@ -89,7 +89,7 @@ def clock() -> Iterator[time_machine.Traveller]:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("eager_celery")
+@pytest.mark.usefixtures("eager_tasks")
 def test_a_league_season(clock: time_machine.Traveller) -> None:
     director = UserFactory(email="director@example.org")
     season = Series.objects.create(name="Club League 2030", slug="league-2030")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -62,18 +61,3 @@ def make_table(**match_kwargs: object) -> Table:
 def table(db: None) -> Table:
     """A ready 7-point match (Crawford on) between Anna Kowalska and Bert van Dijk."""
     return make_table()
-
-
-@pytest.fixture
-def eager_tasks() -> Iterator[None]:
-    """Celery tasks run in-process at commit, also in the PostgreSQL + Redis run.
-
-    For tests whose data is never committed (the plain ``db`` fixture), which a worker
-    process could not see; the live worker has its own tests.
-    """
-    from tournament.celery import app
-
-    saved = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = saved

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from django.db import transaction
@@ -41,14 +41,3 @@ def finish_match(
 @pytest.fixture
 def finish() -> Finish:
     return finish_match
-
-
-@pytest.fixture
-def eager_celery() -> Iterator[None]:
-    """Run queued tasks at once, also in the PostgreSQL + Redis run (no worker needed)."""
-    from tournament.celery import app
-
-    before = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = before

@@ -101,7 +101,7 @@ def test_byes_and_unfinished_matches_are_not_rated(finish: Finish) -> None:
     assert snapshot() == before
 
 
-@pytest.mark.usefixtures("eager_celery")
+@pytest.mark.usefixtures("eager_tasks")
 def test_confirmation_queues_the_rating_through_the_signal(
     finish: Finish, django_capture_on_commit_callbacks
 ) -> None:
