@@ -61,6 +61,7 @@ class Scene:
             "key": self.match.entry1.report_key,  # type: ignore[union-attr]
             "draw": w.event.draws.first().pk,  # type: ignore[union-attr]
             "series_slug": self.series.slug,
+            "td": w.director.pk,  # the tournament's only director: removing them is refused
             # An entry far from M: withdrawing or checking it in touches nobody here.
             "entry": w.matches(1)[-1].entry2_id,
         }
@@ -102,6 +103,8 @@ MATRIX: list[Row] = [
     Row("GET", "/players/{p}/", "public"),
     Row("GET", "/players/{p}/matches.ics", "public"),
     Row("GET", "/series/{series_slug}/", "public"),
+    Row("GET", "/accounts/reset/MQ/not-a-token/", "public"),  # says the link is not valid
+    Row("GET", "/accounts/reset/done/", "public"),
     # ---- a player's own pages ----------------------------------------------------
     Row("GET", "/me/", "signed_in"),
     Row("GET", "/r/{key}/", "link"),
@@ -135,6 +138,11 @@ MATRIX: list[Row] = [
     Row("POST", "/director/t/{slug}/player-links/email/", "director", {}),
     Row("GET", "/director/t/{slug}/player-links/{p}/regenerate/", "director"),
     Row("POST", "/director/t/{slug}/player-links/{p}/regenerate/", "director", {}),
+    Row("GET", "/director/t/{slug}/directors/", "director"),
+    Row("POST", "/director/t/{slug}/directors/", "director", {}),
+    Row("GET", "/director/t/{slug}/directors/{td}/remove/", "director"),
+    Row("POST", "/director/t/{slug}/directors/{td}/remove/", "director", {}),
+    Row("POST", "/director/t/{slug}/directors/{td}/link/", "director", {}),
     Row("POST", "/director/t/{slug}/events/{eslug}/draw/", "director", {}),
     Row("POST", "/director/t/{slug}/events/{eslug}/lengths/", "director", {}),
     Row("POST", "/director/t/{slug}/events/{eslug}/rounds/{r2}/start/", "director", {}),
@@ -180,6 +188,10 @@ MATRIX: list[Row] = [
     api("POST", "/entries/{entry}/withdraw/undo/", "director", {}),
     api("GET", "/tournaments/{slug}/player-links/", "director"),
     api("POST", "/tournaments/{slug}/player-links/{p}/regenerate/", "director", {}),
+    api("GET", "/tournaments/{slug}/directors/", "director"),
+    api("POST", "/tournaments/{slug}/directors/", "director", {}),
+    api("DELETE", "/tournaments/{slug}/directors/{td}/", "director"),
+    api("POST", "/tournaments/{slug}/directors/{td}/link/", "director", {}),
     api("PATCH", "/rounds/{r2}/", "director", {}),
     api("POST", "/rounds/{r2}/start/", "director", {}),
     api("PUT", "/rounds/{r2}/deadline/", "director", {}),
