@@ -68,6 +68,17 @@ def tournaments_visible_to(user: User | Any) -> QuerySet[Tournament]:
     return qs.filter(is_public=True)
 
 
+def user_may_edit_player(user: User | Any, player: Player | int) -> bool:
+    """Whether ``user`` may correct ``player``'s details: staff, or a director of a
+    tournament the player has an entry in (any status)."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff or user.is_superuser:
+        return True
+    player_id = player if isinstance(player, int) else player.pk
+    return Entry.objects.filter(player_id=player_id, event__tournament__directors=user).exists()
+
+
 def tournament_directors(tournament: Tournament) -> QuerySet[User]:
     """The tournament's directors, by username."""
     return tournament.directors.order_by("username", "pk")

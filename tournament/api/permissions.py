@@ -9,8 +9,8 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
 from matches.models import Match
-from tournament.models import Entry, Event, Round, Tournament
-from tournament.selectors import user_directs, user_may_create_tournaments
+from tournament.models import Entry, Event, Player, Round, Tournament
+from tournament.selectors import user_directs, user_may_create_tournaments, user_may_edit_player
 
 
 def tournament_id_of(obj: Any) -> int:
@@ -52,6 +52,21 @@ class CanManagePlayers(BasePermission):
         if not user or not user.is_authenticated:
             return False
         return bool(user.is_staff or user.is_superuser or user.directed_tournaments.exists())
+
+
+class CanEditPlayer(BasePermission):
+    """Anyone reads a player; staff and the directors of a tournament they are entered in
+    correct their details."""
+
+    message = "Only the directors of a tournament this player is entered in may do that."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return request.method in SAFE_METHODS or bool(
+            request.user and request.user.is_authenticated
+        )
+
+    def has_object_permission(self, request: Request, view: Any, obj: Player) -> bool:
+        return request.method in SAFE_METHODS or user_may_edit_player(request.user, obj)
 
 
 class CanCreateTournament(BasePermission):

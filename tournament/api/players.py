@@ -1,4 +1,4 @@
-"""Players: list and search, create, one player, and the CSV import."""
+"""Players: list and search, create, one player (read, correct), and the CSV import."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from tournament import selectors, services
 from tournament.api import serializers as io
 from tournament.api.base import READ_ERRORS, WRITE_ERRORS, _by, _visible
-from tournament.api.permissions import CanManagePlayers
+from tournament.api.permissions import CanEditPlayer, CanManagePlayers
 from tournament.json_parser import DepthLimitedJSONParser
 from tournament.models import Event, Player
 from tournament.services.common import refuse
@@ -59,6 +59,7 @@ class PlayerListView(generics.ListAPIView):
 
 class PlayerDetailView(generics.RetrieveAPIView):
     serializer_class = io.PlayerSerializer
+    permission_classes = [CanEditPlayer]
 
     def get_queryset(self) -> QuerySet[Player]:
         return selectors.players_visible_to(self.request.user)
@@ -68,6 +69,20 @@ class PlayerDetailView(generics.RetrieveAPIView):
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        operation_id="players_partial_update",
+        request=io.PlayerUpdateSerializer,
+        responses={200: io.PlayerWithEmailSerializer, **WRITE_ERRORS},
+        summary="Correct a player's name, email, club or country (directors of a "
+        "tournament they are entered in, or staff)",
+    )
+    def patch(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        player = self.get_object()
+        data = io.PlayerUpdateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        done = services.player_update(player=player, by=_by(request), **data.validated_data)
+        return Response(io.PlayerWithEmailSerializer(done.player).data)
 
 
 class PlayerImportView(APIView):

@@ -51,6 +51,39 @@ class PlayerCreateSerializer(serializers.Serializer):
     )
 
 
+class PlayerWithEmailSerializer(PlayerSerializer):
+    """A player as those who may correct them see it: with the email."""
+
+    class Meta(PlayerSerializer.Meta):
+        fields = [*PlayerSerializer.Meta.fields, "email"]
+        read_only_fields = fields
+
+
+class TextField(serializers.CharField):
+    """A string, refused when it is anything else (a plain ``CharField`` turns 42 into "42")."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class PlayerUpdateSerializer(serializers.Serializer):
+    """The fields to correct; those left out stay as they are."""
+
+    name = TextField(required=False, max_length=120)
+    email = serializers.EmailField(required=False, allow_blank=True)
+    club = TextField(required=False, allow_blank=True, max_length=120)
+    country = TextField(
+        required=False, allow_blank=True, max_length=2, help_text="Two-letter ISO code."
+    )
+    confirm_new = serializers.BooleanField(
+        default=False,
+        help_text="A new name that another player has is refused (400 `possible-duplicate`, "
+        "with the `existing` players) unless this is true: confirm they are different people.",
+    )
+
+
 class PlayerImportSerializer(serializers.Serializer):
     file = serializers.FileField(
         required=False, help_text="A CSV file with a header row: name,email,rating,club."

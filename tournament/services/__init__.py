@@ -12,7 +12,7 @@ from tournament.services.draws import draw_make
 from tournament.services.entries import entry_check_in, entry_register, entry_withdraw
 from tournament.services.event_settings import event_locked_settings, event_update
 from tournament.services.events import event_create
-from tournament.services.players import player_create, player_update
+from tournament.services.players import PlayerChange, player_create, player_update
 from tournament.services.results import (
     GameResult,
     match_correct_winner,
@@ -38,6 +38,7 @@ __all__ = [
     "DirectorInvite",
     "DirectorLink",
     "GameResult",
+    "PlayerChange",
     "draw_make",
     "entry_check_in",
     "entry_register",
