@@ -138,6 +138,8 @@ MATRIX: list[Row] = [
     Row("POST", "/director/t/{slug}/player-links/email/", "director", {}),
     Row("GET", "/director/t/{slug}/player-links/{p}/regenerate/", "director"),
     Row("POST", "/director/t/{slug}/player-links/{p}/regenerate/", "director", {}),
+    Row("GET", "/director/t/{slug}/players/{p}/", "director"),
+    Row("POST", "/director/t/{slug}/players/{p}/", "director", {}),  # no name: refused, 400
     Row("GET", "/director/t/{slug}/directors/", "director"),
     Row("POST", "/director/t/{slug}/directors/", "director", {}),
     Row("GET", "/director/t/{slug}/directors/{td}/remove/", "director"),
@@ -178,6 +180,7 @@ MATRIX: list[Row] = [
     api("POST", "/players/import/", "any_director", {}),
     api("POST", "/tournaments/", "any_director", {}),
     api("PATCH", "/tournaments/{slug}/", "director", {}),
+    api("PATCH", "/players/{p}/", "director", {}),  # no field: nothing changes
     api("POST", "/tournaments/{slug}/events/", "director", {}),
     api("PATCH", "/events/{event}/", "director", {}),
     api("POST", "/events/{event}/entries/", "director", {}),

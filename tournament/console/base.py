@@ -50,6 +50,10 @@ def _service_error_message(
     return None, str(exc.detail)
 
 
+#: Refusals that a tick box on the form can overrule (the form's ``ask_to_confirm`` shows it).
+CONFIRMABLE = frozenset({"unlikely-score", "possible-duplicate"})
+
+
 def call_service[T](
     form: django_forms.Form | None, service: Callable[..., T], **kwargs: Any
 ) -> T | None:
@@ -60,7 +64,7 @@ def call_service[T](
         field, message = _service_error_message(exc)
         if form is not None:
             form.add_error(field if field in form.fields else None, message)
-            if getattr(exc, "code", "") == "unlikely-score" and hasattr(form, "ask_to_confirm"):
+            if getattr(exc, "code", "") in CONFIRMABLE and hasattr(form, "ask_to_confirm"):
                 form.ask_to_confirm()
         return None
 

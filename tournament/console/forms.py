@@ -465,6 +465,44 @@ class RegisterForm(forms.Form):
         return data
 
 
+class PlayerEditForm(forms.Form):
+    """A player's name, email, club and country, to correct; the rating is computed.
+
+    ``confirm_new`` stays hidden until the service warns that another player has the
+    new name (``ask_to_confirm``), as the score forms ask about an unlikely score.
+    """
+
+    name = forms.CharField(max_length=120)
+    email = forms.EmailField(
+        required=False, help_text="Where their private link goes when you email it."
+    )
+    club = forms.CharField(max_length=120, required=False)
+    country = forms.CharField(
+        max_length=2, required=False, help_text="Two-letter ISO code, e.g. NO or DE."
+    )
+    confirm_new = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, player: Player, **kwargs: Any) -> None:
+        kwargs["initial"] = {
+            "name": player.name,
+            "email": player.email,
+            "club": player.club,
+            "country": player.country,
+        }
+        super().__init__(*args, **kwargs)
+        if self.is_bound and self.fields["confirm_new"].clean(self.data.get("confirm_new")):
+            self.ask_to_confirm()  # ticked once: stays in sight, never silently kept
+
+    def ask_to_confirm(self) -> None:
+        """Show the tick box (after the service said another player has this name)."""
+        field = self.fields["confirm_new"]
+        field.widget = forms.CheckboxInput()
+        field.label = "Yes, this is another person of that name"
+        field.help_text = "Tick it if they are different people, and save again."
+        # shown with its new widget and label (Django's private cache, not in the stubs)
+        self._bound_fields_cache.pop("confirm_new", None)  # type: ignore[attr-defined]
+
+
 class DrawForm(forms.Form):
     """How to draw: at random (seed shown and kept), by rating, or in the order typed."""
 

@@ -1,4 +1,5 @@
-"""The console's player pages: the CSV import, and every player's private link."""
+"""The console's player pages: the CSV import, a player's details, and every player's
+private link."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from tournament.services.player_links import (
     player_links_email,
     player_links_ensure,
 )
-from tournament.services.players import namesake_text
+from tournament.services.players import PlayerChange, namesake_text, player_update
 
 
 @login_required
@@ -150,3 +151,64 @@ def player_link_regenerate_view(
         "console/player_link_regenerate.html",
         {"tournament": tournament, "link": link, "here": "links"},
     )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_edit(request: AuthenticatedHttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """Correct a player's name, email, club or country (GET shows the form), then go back
+    to the page the director came from: an event's entries (``?event=<slug>``), or the
+    player links. Another tournament's player answers 404."""
+    tournament = selectors.tournament_for(request.user, slug)
+    player = selectors.player_of(tournament, player_id)
+    event = None
+    if event_slug := request.GET.get("event", ""):
+        event = selectors.event_of(tournament, event_slug)
+        entry = selectors.player_entry_in(event, player.pk)
+        back = f"{reverse('console:event', args=[tournament.slug, event.slug])}#entry-{entry.pk}"
+    else:
+        back = f"{reverse('console:player-links', args=[tournament.slug])}#player-{player.pk}"
+    form = forms.PlayerEditForm(request.POST if request.method == "POST" else None, player=player)
+    if request.method == "POST" and form.is_valid():
+        data, old_name = form.cleaned_data, player.name
+        done = call_service(
+            form,
+            player_update,
+            player=player,
+            by=request.user,
+            name=data["name"],
+            email=data["email"],
+            club=data["club"],
+            country=data["country"],
+            confirm_new=data["confirm_new"],
+        )
+        if done is not None:
+            messages.success(request, change_message(done, old_name=old_name))
+            return redirect(back)
+    return render(
+        request,
+        "console/player_edit.html",
+        {
+            "tournament": tournament,
+            "event": event,
+            "player": player,
+            "form": form,
+            "back": back,
+            "here": "player",
+        },
+        status=400 if form.errors else 200,
+    )
+
+
+def change_message(done: PlayerChange, *, old_name: str) -> str:
+    """The success message: what changed (a new name with the old one), and for a new
+    email, that the private link can be sent again."""
+    name = done.player.name
+    if not done.changed:
+        return f"Nothing changed for {name}."
+    parts = [f"name (was {old_name})" if f == "name" else f for f in done.changed]
+    listed = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+    text = f"{name}: {listed} changed."
+    if "email" in done.changed and done.player.email:
+        text += " Their private link can be emailed again from Player links."
+    return text

@@ -344,3 +344,14 @@ def entry_open_matches(entry: Entry) -> list[Match]:
         .select_related("round", "entry1__player", "entry2__player")
         .order_by("round__number", "slot")
     )
+
+
+def player_of(tournament: Tournament, player_id: int) -> Player:
+    """Player ``player_id`` if they have an entry (any status) in ``tournament``; 404 otherwise."""
+    entered = Player.objects.filter(entries__event__tournament=tournament).distinct()
+    return get_object_or_404(entered, pk=player_id)
+
+
+def player_entry_in(event: Event, player_id: int) -> Entry:
+    """The entry of player ``player_id`` in ``event`` (404 when they are not entered)."""
+    return get_object_or_404(Entry.objects.only("pk", "event_id"), event=event, player_id=player_id)

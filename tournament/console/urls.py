@@ -20,6 +20,7 @@ urlpatterns = [
         players.player_link_regenerate_view,
         name="link-regenerate",
     ),
+    path("t/<slug:slug>/players/<int:player_id>/", players.player_edit, name="player-edit"),
     path("t/<slug:slug>/directors/", directors.directors, name="directors"),
     path(
         "t/<slug:slug>/directors/<int:user_id>/remove/",
