@@ -1,8 +1,35 @@
-"""What a browser test that drives the live server leaves to clean up."""
+"""Helpers of the browser tests that drive the live server: screenshots at both widths,
+logging in, and closing what a test left open."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 from django.db import connection, connections
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def both_widths(page: Any, folder: str, name: str) -> None:
+    """Screenshots at 1366 and 390 px into ``test-artifacts/<folder>/``; a page wider
+    than the screen fails the test."""
+    (ARTIFACTS / folder).mkdir(parents=True, exist_ok=True)
+    for width in (1366, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.screenshot(path=str(ARTIFACTS / folder / f"{name}-{width}.png"), full_page=True)
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"{name} is {overflow} px wider than a {width} px screen"
+    page.set_viewport_size({"width": 1366, "height": 900})
+
+
+def log_in(page: Any, base: str, username: str, password: str) -> None:
+    """Log in through the login form and wait for the page it leads to."""
+    page.goto(f"{base}/accounts/login/?next=/director/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    with page.expect_navigation():
+        page.click("main button[type=submit]")
 
 
 def release_server_connections() -> None:

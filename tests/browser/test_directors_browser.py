@@ -4,12 +4,11 @@ the tournament. Screenshots at 1366 and 390 px go to test-artifacts/directors/."
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.live import release_server_connections
+from tests.browser.live import both_widths, log_in, release_server_connections
 from tests.factories import DEFAULT_PASSWORD, UserFactory
 from tournament import services
 
@@ -18,25 +17,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("eager_tasks"),
 ]
-
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "directors"
-
-
-def both_widths(page: Any, name: str) -> None:
-    for width in (1366, 390):
-        page.set_viewport_size({"width": width, "height": 900})
-        page.screenshot(path=str(ARTIFACTS / f"{name}-{width}.png"), full_page=True)
-        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-        assert overflow <= 0, f"{name} is {overflow} px wider than a {width} px screen"
-    page.set_viewport_size({"width": 1366, "height": 900})
-
-
-def log_in(page: Any, base: str, username: str, password: str) -> None:
-    page.goto(f"{base}/accounts/login/?next=/director/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", password)
-    with page.expect_navigation():
-        page.click("main button[type=submit]")
 
 
 def test_a_co_director_is_added_sets_a_password_and_runs_the_tournament(
@@ -49,7 +29,6 @@ def test_a_co_director_is_added_sets_a_password_and_runs_the_tournament(
 
 
 def add_and_join(chromium: Any, base: str, mailoutbox: list[Any]) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     td = UserFactory(username="td")
     services.tournament_create(name="Harbour Open", slug="harbour", director=td)
     errors: list[str] = []
@@ -72,7 +51,7 @@ def add_and_join(chromium: Any, base: str, mailoutbox: list[Any]) -> None:
     assert "has not set a password yet" in body
     link = director.inner_text(".copy-box").strip()
     assert link.startswith(f"{base}/accounts/reset/")
-    both_widths(director, "directors-added")
+    both_widths(director, "directors", "directors-added")
     assert len(mailoutbox) == 1
     assert link.split("/accounts/reset/")[1].split("/")[0] in mailoutbox[0].body  # same user
 
@@ -82,13 +61,13 @@ def add_and_join(chromium: Any, base: str, mailoutbox: list[Any]) -> None:
     rosa.goto(link)
     assert rosa.url.endswith("/set-password/")  # the token left the address bar
     assert "Set your password" in rosa.content()
-    both_widths(rosa, "set-password")
+    both_widths(rosa, "directors", "set-password")
     rosa.fill("input[name=new_password1]", "harbour-tables-42")
     rosa.fill("input[name=new_password2]", "harbour-tables-42")
     with rosa.expect_navigation():
         rosa.click("main button[type=submit]")
     assert "Your password is set" in rosa.content()
-    both_widths(rosa, "set-password-done")
+    both_widths(rosa, "directors", "set-password-done")
     with rosa.expect_navigation():
         rosa.click("main a:text-is('Log in')")
     rosa.fill("input[name=username]", "rosa.marquez-delacroix")
@@ -101,14 +80,14 @@ def add_and_join(chromium: Any, base: str, mailoutbox: list[Any]) -> None:
     # ---- the link was for one use ---------------------------------------------------
     rosa.goto(link)
     assert "This set-password link does not work" in rosa.content()
-    both_widths(rosa, "set-password-invalid")
+    both_widths(rosa, "directors", "set-password-invalid")
 
     # ---- the director sees the password set, and removes the assistant -------------
     director.goto(f"{base}/director/t/harbour/directors/")
     assert "has not set a password yet" not in director.content()
     director.click("a[aria-label='Remove rosa.marquez-delacroix']")
     director.wait_for_load_state()
-    both_widths(director, "directors-remove-confirm")
+    both_widths(director, "directors", "directors-remove-confirm")
     with director.expect_navigation():
         director.click("button:text-is('Yes, remove rosa.marquez-delacroix')")
     assert "rosa.marquez-delacroix no longer directs Harbour Open." in director.content()

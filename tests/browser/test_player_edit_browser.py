@@ -4,12 +4,11 @@ Then an email from the player-links page, back there. Screenshots at 1366 and 39
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.live import release_server_connections
+from tests.browser.live import both_widths, release_server_connections
 from tests.factories import DEFAULT_PASSWORD, UserFactory
 from tournament import services
 from tournament.models import Player
@@ -19,17 +18,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("eager_tasks"),
 ]
-
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "players"
-
-
-def both_widths(page: Any, name: str) -> None:
-    for width in (1366, 390):
-        page.set_viewport_size({"width": width, "height": 900})
-        page.screenshot(path=str(ARTIFACTS / f"{name}-{width}.png"), full_page=True)
-        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-        assert overflow <= 0, f"{name} is {overflow} px wider than a {width} px screen"
-    page.set_viewport_size({"width": 1366, "height": 900})
 
 
 def test_a_mistyped_name_is_corrected_after_the_duplicate_question(
@@ -42,7 +30,6 @@ def test_a_mistyped_name_is_corrected_after_the_duplicate_question(
 
 
 def correct_a_name(chromium: Any, base: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     td = UserFactory(username="td")
     tournament = services.tournament_create(name="Harbour Open", slug="harbour", director=td)
     main = services.event_create(tournament=tournament, name="Main", match_lengths=[7], slug="main")
@@ -62,7 +49,7 @@ def correct_a_name(chromium: Any, base: str) -> None:
     page.fill("input[name=password]", DEFAULT_PASSWORD)
     with page.expect_navigation():
         page.click("main button[type=submit]")
-    both_widths(page, "event-entries")
+    both_widths(page, "players", "event-entries")
 
     with page.expect_navigation():
         page.click("a[aria-label='Edit Ana Berg']")
@@ -73,18 +60,18 @@ def correct_a_name(chromium: Any, base: str) -> None:
     body = page.content()
     assert "A player named Anna Berg already exists: Anna Berg (Sud, anna.sud@example.org)" in body
     assert page.locator("input[name=confirm_new][type=checkbox]").is_visible()
-    both_widths(page, "edit-duplicate-warning")
+    both_widths(page, "players", "edit-duplicate-warning")
 
     page.check("input[name=confirm_new]")
     with page.expect_navigation():
         page.click("main button[type=submit]")
     assert page.url.startswith(f"{base}/director/t/harbour/events/main/#entry-")
     assert "Anna Berg: name (was Ana Berg) changed." in page.content()
-    both_widths(page, "edit-saved")
+    both_widths(page, "players", "edit-saved")
     assert Player.objects.filter(name="Anna Berg").exclude(pk=other.pk).count() == 1
 
     page.goto(f"{base}/director/t/harbour/player-links/")
-    both_widths(page, "player-links")
+    both_widths(page, "players", "player-links")
     with page.expect_navigation():
         page.click("a[aria-label='Edit Bo Lindqvist']")
     page.fill("input[name=email]", "bo.lindqvist@example.org")
