@@ -465,7 +465,25 @@ class RegisterForm(forms.Form):
         return data
 
 
-class PlayerEditForm(forms.Form):
+class AskToConfirm(forms.Form):
+    """A hidden tick box, ``confirm_field``, that a refusal the director may overrule
+    brings into sight (``call_service`` calls ``ask_to_confirm`` for those refusals)."""
+
+    confirm_field = "confirm"
+    confirm_label = ""
+    confirm_help = ""
+
+    def ask_to_confirm(self) -> None:
+        """Show the tick box with its label."""
+        field = self.fields[self.confirm_field]
+        field.widget = forms.CheckboxInput()
+        field.label = self.confirm_label
+        field.help_text = self.confirm_help
+        # shown with its new widget and label (Django's private cache, not in the stubs)
+        self._bound_fields_cache.pop(self.confirm_field, None)  # type: ignore[attr-defined]
+
+
+class PlayerEditForm(AskToConfirm):
     """A player's name, email, club and country, to correct; the rating is computed.
 
     ``confirm_new`` stays hidden until the service warns that another player has the
@@ -481,6 +499,9 @@ class PlayerEditForm(forms.Form):
         max_length=2, required=False, help_text="Two-letter ISO code, e.g. NO or DE."
     )
     confirm_new = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    confirm_field = "confirm_new"
+    confirm_label = "Yes, this is another person of that name"
+    confirm_help = "Tick it if they are different people, and save again."
 
     def __init__(self, *args: Any, player: Player, **kwargs: Any) -> None:
         kwargs["initial"] = {
@@ -492,15 +513,6 @@ class PlayerEditForm(forms.Form):
         super().__init__(*args, **kwargs)
         if self.is_bound and self.fields["confirm_new"].clean(self.data.get("confirm_new")):
             self.ask_to_confirm()  # ticked once: stays in sight, never silently kept
-
-    def ask_to_confirm(self) -> None:
-        """Show the tick box (after the service said another player has this name)."""
-        field = self.fields["confirm_new"]
-        field.widget = forms.CheckboxInput()
-        field.label = "Yes, this is another person of that name"
-        field.help_text = "Tick it if they are different people, and save again."
-        # shown with its new widget and label (Django's private cache, not in the stubs)
-        self._bound_fields_cache.pop("confirm_new", None)  # type: ignore[attr-defined]
 
 
 class DrawForm(forms.Form):
@@ -589,19 +601,12 @@ class SideForm(forms.Form):
         raise ValidationError("Choose one of the two players.")
 
 
-class ConfirmScoreMixin(forms.Form):
+class ConfirmScoreMixin(AskToConfirm):
     """A tick box to confirm an unlikely final score, shown once the score was warned about."""
 
     confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
-
-    def ask_to_confirm(self) -> None:
-        """Show the tick box (after the service warned that the score is unlikely)."""
-        field = self.fields["confirm"]
-        field.widget = forms.CheckboxInput()
-        field.label = "Confirm this unlikely score"
-        field.help_text = "Tick it if the score is right, and save again."
-        # shown with its new widget and label (Django's private cache, not in the stubs)
-        self._bound_fields_cache.pop("confirm", None)  # type: ignore[attr-defined]
+    confirm_label = "Confirm this unlikely score"
+    confirm_help = "Tick it if the score is right, and save again."
 
 
 class FinalScoreForm(ConfirmScoreMixin, SideForm):
