@@ -171,3 +171,15 @@ def test_a_csv_import_names_new_players_who_share_a_known_name_api() -> None:
     again = api.post("/api/players/import/", {"csv": CSV}, format="json").json()
     assert again["possible_duplicates"] == []  # same file twice: both rows are known now
     assert len(again["existing"]) == 2
+
+
+def test_a_name_twice_in_one_csv_flags_the_second_line_against_the_first() -> None:
+    from tournament.services.imports import players_import_csv
+
+    result = players_import_csv(
+        data="name,email,rating,club\nMia Wong,,,North\nmia  WONG,,,South\n"
+    )
+    assert not result.errors
+    first, second = result.created
+    (dup,) = result.namesakes
+    assert (dup.row, dup.player, dup.existing) == (3, second, [first])

@@ -16,7 +16,7 @@ from tournament.models import Entry, Event, Player, User
 from tournament.services.common import refuse
 from tournament.services.entries import entry_register
 from tournament.services.imports import RowError, _decode, _known, _parse
-from tournament.services.players import player_create, player_namesakes
+from tournament.services.players import name_key, player_create, players_named
 from tournament.services.results import match_final_score_enter
 
 #: Settling a match from its final score is a decision like the others (``results``).
@@ -124,6 +124,7 @@ def players_csv_preview(*, data: str | bytes) -> CsvPreview:
     if not errors and not rows:
         errors.append(RowError(2, None, "The file has a header but no players."))
     preview = CsvPreview(errors=errors)
+    named = players_named(row.name for row in rows)
     for row in rows:
         known = _known(row)
         preview.rows.append(
@@ -135,7 +136,7 @@ def players_csv_preview(*, data: str | bytes) -> CsvPreview:
                 club=row.club,
                 country=row.country,
                 known=known,
-                namesakes=player_namesakes(row.name) if known is None else [],
+                namesakes=named.get(name_key(row.name), []) if known is None else [],
             )
         )
     return preview

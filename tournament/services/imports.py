@@ -22,7 +22,7 @@ from django.db.models import Q
 from tournament.models import Entry, Event, Player, User
 from tournament.services.common import refuse
 from tournament.services.entries import entry_register
-from tournament.services.players import MAX_RATING, player_namesakes, text_problem
+from tournament.services.players import MAX_RATING, name_key, players_named, text_problem
 
 COLUMNS = ("name", "email", "rating", "club", "country")
 MAX_ROWS = 5000
@@ -183,15 +183,17 @@ def players_import_csv(
             f"{event.name} is filled by its Main's losers.", code="fed-event", field="event"
         )
     with transaction.atomic():
+        named = players_named(row.name for row in rows)
         for row in rows:
             player = _known(row)
             if player is None:
-                namesakes = player_namesakes(row.name)
+                namesakes = named.get(name_key(row.name), [])[:5]
                 player = Player(name=row.name, email=row.email, club=row.club, country=row.country)
                 if row.rating is not None:
                     player.rating = row.rating
                 player.save()
                 result.created.append(player)
+                named.setdefault(name_key(row.name), []).append(player)  # for the rows below
                 if namesakes:
                     result.namesakes.append(Namesake(row.line, player, namesakes))
             else:
