@@ -32,7 +32,7 @@ class FloorView(APIView):
 
     def post(self, request: Request, pk: int) -> Response:
         with transaction.atomic():
-            match = Match.objects.select_for_update().only("pk").get(pk=pk)
+            match = Match.objects.select_for_update(no_key=True).only("pk").get(pk=pk)
             row = Game.objects.create(
                 match=match,
                 number=1,

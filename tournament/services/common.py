@@ -49,6 +49,8 @@ def event_lock(event_id: int) -> None:
     changes a primary key, and the lighter lock lets other transactions' foreign-key
     checks (``FOR KEY SHARE``, taken when a row referring to it is written, at COMMIT for
     Django's deferred constraints) through instead of queueing them behind the lock.
+    The one ``FOR UPDATE`` left is ``player_link_regenerate``'s: it changes unique keys,
+    which PostgreSQL's UPDATE locks that strongly anyway.
 
     Locking the whole family serialises a Main's bracket moves with its Consolation's:
     seating a Main loser in the Consolation and starting a Consolation round can then

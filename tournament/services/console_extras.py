@@ -31,7 +31,11 @@ __all__ = [
 def entry_check_in_undo(*, entry: Entry, by: User | None = None) -> Entry:
     """Take back a check-in (a mistaken click) while the event is not drawn yet."""
     with transaction.atomic():
-        entry = Entry.objects.select_for_update().select_related("event", "player").get(pk=entry.pk)
+        entry = (
+            Entry.objects.select_for_update(of=("self",), no_key=True)
+            .select_related("event", "player")
+            .get(pk=entry.pk)
+        )
         if entry.status == Entry.Status.REGISTERED:
             return entry
         if entry.status != Entry.Status.CHECKED_IN:

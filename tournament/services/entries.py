@@ -52,7 +52,7 @@ def entry_register(
         raise refuse("A seed is a whole number from 1.", code="invalid", field="seed")
     with transaction.atomic():
         event = (
-            Event.objects.select_for_update(of=("self",))
+            Event.objects.select_for_update(of=("self",), no_key=True)
             .select_related("feeds_from")
             .get(pk=event.pk)
         )
@@ -86,7 +86,7 @@ def entry_register(
 def entry_check_in(*, entry: Entry, by: User | None = None) -> Entry:
     """Mark a registered player as present."""
     with transaction.atomic():
-        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        entry = Entry.objects.select_for_update(no_key=True).get(pk=entry.pk)
         if entry.status == Entry.Status.CHECKED_IN:
             return entry
         if entry.status != Entry.Status.REGISTERED:
@@ -158,7 +158,14 @@ def entry_withdraw_undo(*, entry: Entry, by: User | None = None) -> Entry:
     from tournament.services.advance import entry_reactivate_status
 
     with transaction.atomic():
-        entry = Entry.objects.select_for_update().select_related("event", "player").get(pk=entry.pk)
+        # The event first, then the entry (see event_lock): the Swiss repair below locks
+        # the event, and taking it after the entry deadlocks against a withdrawal.
+        event_lock(entry.event_id)
+        entry = (
+            Entry.objects.select_for_update(of=("self",), no_key=True)
+            .select_related("event", "player")
+            .get(pk=entry.pk)
+        )
         event = entry.event
         if entry.status != Entry.Status.WITHDRAWN:
             raise refuse(f"{entry.player} is not withdrawn.", code="not-withdrawn")

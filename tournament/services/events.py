@@ -267,9 +267,9 @@ def event_create(
     split = check_payout_split(payout_split)
     check_entry_fee(entry_fee)
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        tournament = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         if feeds_from is not None:
-            feeds_from = Event.objects.select_for_update().get(pk=feeds_from.pk)
+            feeds_from = Event.objects.select_for_update(no_key=True).get(pk=feeds_from.pk)
             fed_rounds = check_feed(tournament, feeds_from, fed_rounds, format)
         position = (tournament.events.aggregate(top=Max("position"))["top"] or 0) + 1
         event = Event(

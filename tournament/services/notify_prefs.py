@@ -10,7 +10,7 @@ from tournament.models import Player
 def player_notify_set(*, player: Player, notify: bool) -> Player:
     """Turn ``player``'s email notifications on or off."""
     with transaction.atomic():
-        player = Player.objects.select_for_update().get(pk=player.pk)
+        player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
         if player.notify != notify:
             player.notify = notify
             player.save(update_fields=["notify"])

@@ -67,6 +67,8 @@ def player_links_ensure(*, tournament: Tournament) -> None:
 def player_link_regenerate(*, link: PlayerLink, by: User | None = None) -> PlayerLink:
     """Give the player a new key; the old one (and their entries' old keys) stop working."""
     with transaction.atomic():
+        # FOR UPDATE, not NO KEY: the new keys below are unique columns, so PostgreSQL's
+        # UPDATE takes the key lock anyway; taking it first avoids upgrading a lock.
         link = PlayerLink.objects.select_for_update().get(pk=link.pk)
         old = link.key
         link.key = new_report_key()

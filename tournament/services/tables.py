@@ -24,7 +24,7 @@ MAX_TABLE = 999
 
 def _lock_tournament(tournament_id: int) -> None:
     list(
-        Tournament.objects.select_for_update()
+        Tournament.objects.select_for_update(no_key=True)
         .filter(pk=tournament_id)
         .order_by()
         .values_list("pk", flat=True)
@@ -60,7 +60,9 @@ def match_table_set(*, match: Match, table: int | None, by: User | None = None) 
         )
         _lock_tournament(tournament_id)
         match = (
-            Match.objects.select_for_update(of=("self",)).select_related("round").get(pk=match.pk)
+            Match.objects.select_for_update(of=("self",), no_key=True)
+            .select_related("round")
+            .get(pk=match.pk)
         )
         if match.is_bye and table is not None:
             raise refuse("A bye is not played: it needs no table.", code="bye", field="table")
@@ -92,7 +94,7 @@ def round_tables_assign(*, round_: Round, by: User | None = None) -> list[Match]
         )
         _lock_tournament(tournament_id)
         waiting = list(
-            Match.objects.select_for_update(of=("self",))
+            Match.objects.select_for_update(of=("self",), no_key=True)
             .filter(round_id=round_.pk, status=Match.Status.READY, table__isnull=True)
             .order_by("slot")
         )

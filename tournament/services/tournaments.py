@@ -97,7 +97,7 @@ def tournament_update(
     """
     name = _check_details(name=name, starts_on=starts_on, ends_on=ends_on, time_zone=time_zone)
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        tournament = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         tournament.name = name
         tournament.starts_on = starts_on
         tournament.ends_on = ends_on

@@ -1,0 +1,227 @@
+"""Issue 13 on PostgreSQL: the director's services lock rows ``FOR NO KEY UPDATE`` and take
+the event's lock before an entry's (``event_lock``'s lock order).
+
+A rating task or a game report writes rows referring to players, entries, events,
+matches and tournaments; at COMMIT PostgreSQL checks each foreign key with
+``SELECT 1 ... FOR KEY SHARE``, which a ``FOR UPDATE`` lock makes wait (the deadlocks of
+issue 13) and a ``FOR NO KEY UPDATE`` lock does not. Each service below is held open
+inside its transaction while such a check runs on every row it locked.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.db import OperationalError, connection, connections, models, transaction
+
+from matches.models import Match
+from tests.factories import PlayerFactory, TournamentFactory
+from tests.resilience.faults import backends_waiting_for_a_lock
+from tests.resilience.fed_consolation import deadlocks_settled
+from tournament import services
+from tournament.models import Entry, Event, Player, Round, Tournament
+from tournament.services.console_extras import entry_check_in_undo
+from tournament.services.entries import entry_withdraw_undo
+from tournament.services.notify_prefs import player_notify_set
+from tournament.services.tables import match_table_set, round_tables_assign
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+@dataclass
+class Weekend:
+    tournament: Tournament
+    main: Event  # drawn, round 1 started: ready matches
+    side: Event  # taking entries
+    player: Player
+    registered: Entry
+    checked_in: Entry
+    withdrawn: Entry
+
+
+def _weekend() -> Weekend:
+    tournament = TournamentFactory()
+    main = services.event_create(tournament=tournament, name="Main", match_lengths=[3])
+    players = [PlayerFactory() for _ in range(4)]
+    for player in players:
+        services.entry_register(event=main, player=player)
+    services.draw_make(event=main, method="manual", order=[p.pk for p in players])
+    services.round_start(round_=main.rounds.get(number=1))
+    side = services.event_create(tournament=tournament, name="Side", match_lengths=[3])
+    registered, checked_in, withdrawn = (
+        services.entry_register(event=side, player=p) for p in players[:3]
+    )
+    services.entry_check_in(entry=checked_in)
+    services.entry_withdraw(entry=withdrawn)
+    return Weekend(tournament, main, side, players[0], registered, checked_in, withdrawn)
+
+
+def _ready(w: Weekend) -> Match:
+    return Match.objects.filter(event=w.main, status=Match.Status.READY).order_by("pk").first()
+
+
+#: Each service, and the rows it locks: (model, pk) while its transaction is open.
+CASES: dict[str, tuple[Callable[[Weekend], Any], Callable[[Weekend], list[tuple[Any, int]]]]] = {
+    "register": (
+        lambda w: services.entry_register(event=w.side, player=PlayerFactory()),
+        lambda w: [(Event, w.side.pk)],
+    ),
+    "check in": (
+        lambda w: services.entry_check_in(entry=w.registered),
+        lambda w: [(Entry, w.registered.pk)],
+    ),
+    "check in undo": (
+        lambda w: entry_check_in_undo(entry=w.checked_in),
+        lambda w: [(Entry, w.checked_in.pk), (Event, w.side.pk), (Player, w.checked_in.player_id)],
+    ),
+    "withdraw undo": (
+        lambda w: entry_withdraw_undo(entry=w.withdrawn),
+        lambda w: [(Entry, w.withdrawn.pk), (Event, w.side.pk), (Player, w.withdrawn.player_id)],
+    ),
+    "table of a match": (
+        lambda w: match_table_set(match=_ready(w), table=7),
+        lambda w: [(Tournament, w.tournament.pk), (Match, _ready(w).pk)],
+    ),
+    "tables of a round": (
+        lambda w: round_tables_assign(round_=w.main.rounds.get(number=1)),
+        lambda w: (
+            [(Tournament, w.tournament.pk)]
+            + [(Match, m.pk) for m in Match.objects.filter(event=w.main, status="ready")]
+        ),
+    ),
+    "tournament details": (
+        lambda w: services.tournament_update(tournament=w.tournament, name="Renamed Open"),
+        lambda w: [(Tournament, w.tournament.pk)],
+    ),
+    "event created": (
+        lambda w: services.event_create(
+            tournament=w.tournament,
+            name="Side Consolation",
+            match_lengths=[3],
+            feeds_from=w.side,
+            feed_rounds=[1],
+        ),
+        lambda w: [(Tournament, w.tournament.pk), (Event, w.side.pk)],
+    ),
+    "notifications": (
+        lambda w: player_notify_set(player=w.player, notify=not w.player.notify),
+        lambda w: [(Player, w.player.pk)],
+    ),
+}
+
+
+def _foreign_key_check_waits(model: type[models.Model], pk: int) -> bool:
+    """Run PostgreSQL's own foreign-key check on the row; True when it had to wait."""
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SET LOCAL lock_timeout = '1s'")
+            cursor.execute(
+                f"SELECT 1 FROM ONLY {model._meta.db_table} WHERE id = %s FOR KEY SHARE", [pk]
+            )
+    except OperationalError:  # lock_not_available: it waited for the service's lock
+        return True
+    return False
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_a_service_holding_its_locks_lets_foreign_key_checks_through(case: str) -> None:
+    run, locked = CASES[case]
+    weekend = _weekend()
+    rows = locked(weekend)
+    held, release, failed = threading.Event(), threading.Event(), []
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                run(weekend)
+                held.set()
+                release.wait(30)
+        except BaseException as exc:  # asserted on below
+            failed.append(exc)
+            held.set()
+        finally:
+            connections.close_all()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert held.wait(30)
+        assert not failed, failed
+        waited = [
+            f"{model.__name__} {pk}" for model, pk in rows if _foreign_key_check_waits(model, pk)
+        ]
+    finally:
+        release.set()
+        holder.join(30)
+    assert not waited, f"{case}: foreign-key checks waited on {waited} (FOR UPDATE)"
+    assert not failed, failed
+
+
+def test_undoing_a_withdrawal_while_another_director_withdraws_does_not_deadlock() -> None:
+    """A Swiss event's round 1 is paired, not started. A director's transaction holds the
+    event's lock (changing the round's match length) and then withdraws the player again;
+    meanwhile another director undoes the withdrawal. Both take the event before the entry,
+    so one waits for the other; before, the undo locked the entry first and then waited for
+    the event (its Swiss repair): PostgreSQL found a deadlock and aborted one of them."""
+    tournament = TournamentFactory()
+    swiss = services.event_create(
+        tournament=tournament, name="Swiss", format="swiss", match_lengths=[3], rounds=3
+    )
+    entries = [services.entry_register(event=swiss, player=PlayerFactory()) for _ in range(6)]
+    services.draw_make(event=swiss, method="manual", order=[e.player_id for e in entries])
+    leaver = entries[0]
+    services.entry_withdraw(entry=leaver)
+    round_1 = Round.objects.get(event=swiss, number=1)
+    before = deadlocks_settled()
+
+    held, release, undone = threading.Event(), threading.Event(), threading.Event()
+    failed: list[BaseException] = []
+
+    def director_a() -> None:
+        try:
+            with transaction.atomic():
+                services.round_length_set(round_=round_1, length=5)  # holds the event's lock
+                held.set()
+                release.wait(30)
+                services.entry_withdraw(entry=leaver)  # the event's lock, then the entry's
+        except BaseException as exc:  # asserted on below
+            failed.append(exc)
+        finally:
+            held.set()
+            connections.close_all()
+
+    def director_b() -> None:
+        try:
+            entry_withdraw_undo(entry=leaver)
+            undone.set()
+        except BaseException as exc:  # asserted on below
+            failed.append(exc)
+        finally:
+            connections.close_all()
+
+    a = threading.Thread(target=director_a)
+    a.start()
+    assert held.wait(30)
+    b = threading.Thread(target=director_b)
+    b.start()
+    for _ in range(300):  # the undo waits for a lock the first director holds
+        if backends_waiting_for_a_lock() or undone.is_set() or failed:
+            break
+        time.sleep(0.05)
+    release.set()
+    a.join(30)
+    b.join(30)
+    assert not a.is_alive()
+    assert not b.is_alive()
+    assert not failed, failed
+    leaver.refresh_from_db()
+    assert leaver.status == Entry.Status.REGISTERED
+    paired = Match.objects.filter(event=swiss, round__number=1)
+    assert paired.filter(entry1=leaver).exists() or paired.filter(entry2=leaver).exists()
+    found = deadlocks_settled() - before
+    assert found == 0, f"PostgreSQL detected {found} deadlock(s)"
