@@ -8,7 +8,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/bgdirector
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 PYTEST := $(BIN)/pytest
 
-.PHONY: venv run serve worker beat test test-sqlite test-services lint bench stress browser-deps clean
+.PHONY: venv run serve worker beat test test-sqlite test-services lint bench stress browser-deps deploy-deps clean
 
 $(BIN)/.installed: requirements.txt requirements/base.txt
 	@test -n "$(PYTHON)" || { echo "No Python 3.12+ found: install python3.12 or set PYTHON=..."; exit 1; }
@@ -23,6 +23,14 @@ browser-deps:
 	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null) \
 	  || echo "!!! chromium is not installed: the browser tests will be skipped"; }
+
+# nginx for tests/security/test_deploy.py: `nginx -t` on deploy/nginx.conf and a run in
+# front of the app, on free ports of its own. nginx-light on Debian 12, else nginx.
+deploy-deps:
+	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { [ "$$(id -u)" = 0 ] && \
+	  (apt-get update -qq && { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light \
+	    || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx; } >/dev/null) \
+	  || echo "!!! nginx is not installed: the nginx tests will be skipped"; }
 
 run: venv
 	DEBUG=1 $(BIN)/python manage.py migrate --no-input
@@ -44,7 +52,7 @@ lint: venv
 
 # The SQLite default first (tasks eager, local-memory cache), then everything against
 # PostgreSQL + Redis + a live Celery worker; the last line is that run's pytest summary.
-test: venv browser-deps lint test-sqlite test-services
+test: venv browser-deps deploy-deps lint test-sqlite test-services
 
 test-sqlite: venv
 	@echo "=== Django suite on the embedded default: SQLite, local-memory cache, eager Celery ==="

@@ -3,7 +3,11 @@
 import multiprocessing
 import os
 
-bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+# Loopback unless told otherwise: with NUM_PROXIES=1 the app believes the last
+# X-Forwarded-For entry, so only the proxy (nginx) may reach gunicorn; a client talking
+# to it directly would choose the address the login throttles see. Compose sets
+# 0.0.0.0:8000 inside its private network, where only nginx is published.
+bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 # Python is the bottleneck: one sync worker per core plus one keeps the cores busy.
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() + 1))
 worker_class = "sync"

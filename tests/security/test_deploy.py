@@ -93,47 +93,127 @@ def test_the_site_refuses_a_published_example_key(key: str) -> None:
     assert "tournament.E002" in done.stderr
 
 
-def test_nginx_serves_tls_redirects_http_and_sends_hsts() -> None:
+def test_nginx_serves_tls_redirects_http_and_leaves_hsts_to_django() -> None:
     conf = (DEPLOY / "nginx.conf").read_text()
     assert re.search(r"listen 443 ssl;", conf)
     assert "ssl_certificate /etc/nginx/certs/fullchain.pem;" in conf
     assert "return 301 https://$host$request_uri;" in conf
-    assert re.search(r'add_header Strict-Transport-Security "max-age=\d+', conf)
+    assert "add_header Strict-Transport-Security" not in conf  # Django sends it: once
     assert "443:443" in str(_compose()["services"]["nginx"]["ports"])
     assert conf.count("access_log /var/log/nginx/access.log bgd_masked;") == 2
 
 
-def test_nginx_config_is_valid() -> None:
-    nginx = shutil.which("nginx")
+def _nginx() -> str:
+    nginx = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/sbin")
     if nginx is None:
-        pytest.skip("nginx is not installed (apt-get install nginx-light)")
-    import tempfile
+        pytest.skip("nginx is not installed (make deploy-deps installs it)")
+    return nginx
 
-    with tempfile.TemporaryDirectory() as tmp:
-        base = Path(tmp)
-        subprocess.run(
-            [
-                *("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"),
-                *("-subj", "/CN=director.example.org", "-keyout", f"{tmp}/privkey.pem"),
-                *("-out", f"{tmp}/fullchain.pem"),
-            ],
-            check=True,
-            capture_output=True,
-        )
-        site = (DEPLOY / "nginx.conf").read_text()
-        site = site.replace("server web:8000", "server 127.0.0.1:8000")
-        site = site.replace("/etc/nginx/certs", tmp).replace("/var/log/nginx", tmp)
-        version = subprocess.run([nginx, "-v"], capture_output=True, text=True).stderr
-        if tuple(map(int, re.findall(r"\d+", version)[:2])) < (1, 25):
-            site = site.replace("http2 on;", "")  # the image runs 1.27; Debian has older
-        (base / "site.conf").write_text(site)
-        (base / "nginx.conf").write_text(
-            f"pid {tmp}/nginx.pid; error_log {tmp}/error.log; events {{}}\n"
-            f"http {{ client_body_temp_path {tmp}; proxy_temp_path {tmp}; "
-            f"access_log {tmp}/access.log; include {tmp}/site.conf; }}\n"
-        )
-        done = subprocess.run([nginx, "-t", "-c", f"{tmp}/nginx.conf"], capture_output=True)
+
+def _nginx_site(nginx: str, tmp: Path, *, upstream: str, http: int, https: int) -> Path:
+    """deploy/nginx.conf under a main config of its own in ``tmp``: a self-signed
+    certificate, logs in ``tmp``, the given ports and upstream. Returns the main config."""
+    subprocess.run(
+        [
+            *("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"),
+            *("-subj", "/CN=director.example.org", "-keyout", f"{tmp}/privkey.pem"),
+            *("-out", f"{tmp}/fullchain.pem"),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    site = (DEPLOY / "nginx.conf").read_text()
+    site = site.replace("server web:8000", f"server {upstream}")
+    site = site.replace("/etc/nginx/certs", str(tmp)).replace("/var/log/nginx", str(tmp))
+    site = site.replace("listen 80;", f"listen 127.0.0.1:{http};")
+    site = site.replace("listen 443 ssl;", f"listen 127.0.0.1:{https} ssl;")
+    site = re.sub(r"listen \[::\]:\d+( ssl)?;", "", site)  # no IPv6 needed here
+    version = subprocess.run([nginx, "-v"], capture_output=True, text=True).stderr
+    if tuple(map(int, re.findall(r"\d+", version)[:2])) < (1, 25):
+        site = site.replace("http2 on;", "")  # the image runs 1.27; Debian 12 has 1.22
+    (tmp / "site.conf").write_text(site)
+    user = "user root;\n" if os.geteuid() == 0 else ""
+    main = tmp / "nginx.conf"
+    main.write_text(
+        f"{user}daemon off; pid {tmp}/nginx.pid; error_log {tmp}/error.log error;\n"
+        "events { worker_connections 64; }\n"
+        f"http {{ client_body_temp_path {tmp}/body; proxy_temp_path {tmp}/proxy; "
+        f"fastcgi_temp_path {tmp}/fcgi; uwsgi_temp_path {tmp}/uwsgi; scgi_temp_path {tmp}/scgi; "
+        f"access_log {tmp}/access.log; include {tmp}/site.conf; }}\n"
+    )
+    return main
+
+
+def test_nginx_config_is_valid(tmp_path: Path) -> None:
+    nginx = _nginx()
+    main = _nginx_site(nginx, tmp_path, upstream="127.0.0.1:8000", http=8080, https=8443)
+    done = subprocess.run([nginx, "-t", "-p", str(tmp_path), "-c", str(main)], capture_output=True)
     assert done.returncode == 0, done.stderr.decode()
+
+
+def _https(port: int, method: str, path: str, **headers: str) -> tuple[int, list[str]]:
+    """A request to nginx's TLS port: status and the Strict-Transport-Security headers."""
+    import http.client
+    import ssl
+
+    conn = http.client.HTTPSConnection(
+        "127.0.0.1", port, timeout=10, context=ssl._create_unverified_context()
+    )
+    try:
+        conn.request(method, path, headers={"Host": "127.0.0.1", **headers})
+        response = conn.getresponse()
+        response.read()
+        return response.status, response.headers.get_all("Strict-Transport-Security") or []
+    finally:
+        conn.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_nginx_in_front_of_the_app_masks_links_and_sends_hsts_once(
+    tmp_path: Path, live_server
+) -> None:
+    """nginx proxies to the app: one HSTS header (Django's); a private link's key is
+    in neither the access log nor the error log, where a refused upload names the
+    request line (as it still does for other paths)."""
+    import time
+
+    from bench.server import free_port, terminate, wait_port
+
+    nginx = _nginx()
+    upstream = live_server.url.removeprefix("http://")
+    http_port, https_port = free_port(), free_port()
+    main = _nginx_site(nginx, tmp_path, upstream=upstream, http=http_port, https=https_port)
+    for temp in ("body", "proxy", "fcgi", "uwsgi", "scgi"):
+        (tmp_path / temp).mkdir()
+    proc = subprocess.Popen(
+        [nginx, "-p", str(tmp_path), "-c", str(main)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        wait_port(https_port, timeout=10)
+        status, hsts = _https(https_port, "GET", "/healthz")
+        assert status == 200
+        assert len(hsts) == 1, hsts
+        assert hsts[0].startswith("max-age=31536000")
+        key = "SeCrEtKeY0123456789abcdef"
+        status, hsts = _https(https_port, "GET", f"/r/{key}/")
+        assert status in {200, 404}
+        assert len(hsts) == 1, hsts
+        too_big = {"Content-Length": str(4 * 1024 * 1024), "Content-Type": "text/plain"}
+        assert _https(https_port, "POST", f"/r/{key}/matches/1/record/", **too_big)[0] == 413
+        assert _https(https_port, "POST", "/api/matches/1/record/", **too_big)[0] == 413
+        time.sleep(0.2)  # nginx writes its logs as each request ends
+    finally:
+        terminate(proc)
+    access = (tmp_path / "access.log").read_text()
+    errors = (tmp_path / "error.log").read_text()
+    assert "GET /r/***/ HTTP/1.1" in access
+    assert "POST /r/***/matches/1/record/ HTTP/1.1" in access
+    assert "client intended to send too large body" in errors  # logged for /api/
+    assert "/api/matches/1/record/" in errors
+    assert key not in access
+    assert key not in errors
 
 
 def test_access_logs_mask_private_links() -> None:
@@ -189,6 +269,100 @@ def test_the_image_leaves_out_secrets_local_data_and_test_tools() -> None:
         assert tool not in runtime, tool
     assert "drf-spectacular-sidecar==" in runtime
     assert (ROOT / "requirements.txt").read_text().splitlines()[1] == "-r requirements/base.txt"
+
+
+def test_gunicorn_listens_only_where_the_proxy_reaches_it(monkeypatch) -> None:
+    """With NUM_PROXIES=1 the app believes the last X-Forwarded-For entry: gunicorn must
+    not be reachable but through nginx (loopback outside Docker, the compose network in
+    it, where web exposes its port without publishing it)."""
+    import runpy
+
+    monkeypatch.delenv("GUNICORN_BIND", raising=False)
+    conf = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    assert conf["bind"] == "127.0.0.1:8000"
+    web = _compose()["services"]["web"]
+    assert "ports" not in web
+    assert web["expose"] == ["8000"]
+    assert _container_env(_operator_env())["GUNICORN_BIND"] == "0.0.0.0:8000"
+    guide = " ".join((DEPLOY / "DEPLOY.md").read_text().split())
+    assert "gunicorn listens on 127.0.0.1:8000 only" in guide
+
+
+def _docker_ignores(relative: str, patterns: list[str]) -> bool:
+    """Whether a .dockerignore pattern (Go path matching, ``**`` for any depth) leaves
+    ``relative`` (or a folder above it) out of the build context."""
+    import fnmatch
+
+    parts = relative.split("/")
+
+    def match(pat: list[str], path: list[str]) -> bool:
+        if not pat:
+            return not path
+        if pat[0] == "**":
+            return any(match(pat[1:], path[i:]) for i in range(len(path) + 1))
+        return bool(path) and fnmatch.fnmatchcase(path[0], pat[0]) and match(pat[1:], path[1:])
+
+    return any(
+        match(p.strip("/").split("/"), parts[:depth])
+        for p in patterns
+        for depth in range(1, len(parts) + 1)
+    )
+
+
+def _docker_context() -> list[str]:
+    """The files ``docker build`` sends from the repository (.dockerignore applied)."""
+    lines = (ROOT / ".dockerignore").read_text().splitlines()
+    patterns = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    assert not [p for p in patterns if p.startswith("!")], "exceptions are not modelled here"
+    sent = []
+    for folder, dirs, files in os.walk(ROOT):
+        here = Path(folder).relative_to(ROOT).as_posix()
+        prefix = "" if here == "." else f"{here}/"
+        dirs[:] = [d for d in dirs if not _docker_ignores(prefix + d, patterns)]
+        sent += [prefix + f for f in files if not _docker_ignores(prefix + f, patterns)]
+    return sent
+
+
+def test_the_build_context_holds_the_site_and_not_its_tests_or_benchmarks() -> None:
+    sent = _docker_context()
+    for needed in (
+        "manage.py",
+        "deploy/gunicorn.conf.py",
+        "requirements/base.txt",
+        "tournament/wsgi.py",
+        "tournament/settings.py",
+        "matches/models.py",
+    ):
+        assert needed in sent, needed
+    leaked = [f for f in sent if f.split("/")[0] in {"tests", "bench", ".git", ".venv"}]
+    assert not leaked, leaked[:10]
+    assert not [f for f in sent if f.endswith((".pem", ".sqlite3", "/.env")) or f == ".env"]
+
+
+def test_the_image_builds_and_starts_from_that_context(tmp_path: Path) -> None:
+    """The Dockerfile's steps after ``COPY . .`` run in a copy of the build context: the
+    site needs nothing from tests/ or bench/ (collectstatic, the checks, the WSGI app)."""
+    for name in _docker_context():
+        target = tmp_path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, target)
+    base = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG"}}
+    env = {**base, "SECRET_KEY": secrets.token_urlsafe(50), "PYTHONDONTWRITEBYTECODE": "1"}
+    for argv in (
+        ["manage.py", "collectstatic", "--no-input"],
+        ["manage.py", "check"],
+        ["-c", "import tournament.wsgi, matches.api.urls, tournament.celery"],
+    ):
+        done = subprocess.run(
+            [sys.executable, *argv],
+            cwd=tmp_path,
+            env={**env, "DJANGO_SETTINGS_MODULE": "tournament.settings"},
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
+        assert done.returncode == 0, (argv, done.stdout[-2000:], done.stderr[-2000:])
+    assert (tmp_path / "staticfiles").is_dir()
 
 
 def test_secure_cookies_are_the_default_with_debug_off() -> None:
