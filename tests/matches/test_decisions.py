@@ -584,3 +584,31 @@ def test_a_withdrawal_gives_the_walkover_through_the_one_writer(bracket: Bracket
     assert walkover.payload["decision"] == "walkover"
     assert walkover.payload["winner"] == match.entry1.player_id
     assert "ill" in walkover.payload["reason"]
+
+
+def test_a_walkover_the_bracket_gives_a_withdrawn_player_is_stored_too(bracket: Bracket) -> None:
+    """Anna wins, withdraws before her next opponent is known; when Cleo arrives, the
+    bracket gives her the final by walkover through the one writer."""
+    from tournament.services.advance import match_advance
+
+    first, second, final = bracket.first, bracket.second, bracket.final
+    services.match_forfeit(match=first, winner=first.entry1, by=bracket.director)
+    match_advance(match_id=first.pk)
+    services.entry_withdraw(entry=first.entry1, by=bracket.director)
+    assert not final.submissions.exists()  # no opponent yet: nothing to decide
+    services.match_forfeit(match=second, winner=second.entry1, by=bracket.director)
+    match_advance(match_id=second.pk)
+    final.refresh_from_db()
+    assert (final.status, final.decision, final.winner_id) == (
+        "complete",
+        "walkover",
+        second.entry1_id,
+    )
+    assert final.advanced_at is not None
+    walkover = final.submissions.get()
+    assert (walkover.kind, walkover.status, walkover.as_director) == (
+        "forfeit",
+        "accepted",
+        True,
+    )
+    assert walkover.payload["winner"] == second.entry1.player_id
