@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from django.utils import timezone
 
 from matches.errors import Conflict, refuse
-from matches.models import PLAYED_DECISIONS, Match, Submission
+from matches.models import PLAYED_DECISIONS, Game, Match, Submission
 from matches.services.access import Actor, Role
 from matches.services.ledger import Outcome, RequestMeta, submission_run
 from matches.services.reporting import MAX_SCORE
@@ -206,6 +206,25 @@ def match_decide_without_play(
         role_of=role_of,
         prelock=prelock,
     )
+
+
+def match_reopen(match: Match, *, ready: bool) -> None:
+    """Take a match's result back: its games voided (kept, marked), no winner, the score
+    back to the starting one; ``ready`` (both players, round started) or pending.
+
+    For the bracket's own moves (a cascaded correction reopens the matches further on):
+    the caller holds the match's lock, and the correction that caused it is the stored
+    submission. The match is saved.
+    """
+    Game.objects.filter(match=match, voided=False).update(voided=True)
+    match.winner = None
+    match.decision = ""
+    match.reported_by = None
+    match.decided_at = match.confirmed_at = match.started_at = None
+    match.advanced_at = None
+    match.score1, match.score2 = match.start_score1, match.start_score2
+    match.status = Match.Status.READY if ready else Match.Status.PENDING
+    match.save()
 
 
 def match_penalty(

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from matches.errors import Conflict, Invalid
+from matches.errors import Conflict, Invalid, refuse
 from matches.models import Game, Match
 from matches.rules.errors import ScoreMismatch
 from matches.rules.match import DoubleReport, GameReport, MatchState, check_game_report
@@ -300,16 +300,38 @@ def game_report(*, match_id: int, actor: Actor, game: GameInput, meta: RequestMe
     )
 
 
-def whole_match_decide(games: Sequence[SideGame] | Any, score: tuple[int, int] | None) -> Any:
-    """The decision for a whole-match report; ``games`` may be a callable of the locked match."""
+def _entry_check(match: Match, stored: Sequence[Game]) -> None:
+    """A director enters a whole match only on an undecided one with no games (400)."""
+    if match.status == Match.Status.COMPLETE:
+        raise refuse(
+            f"Match {match.pk} is already decided; correct its winner instead.",
+            code="match-decided",
+        )
+    if stored:
+        raise refuse(
+            f"Match {match.pk} already has games reported; settle it from those.",
+            code="match-started",
+        )
+
+
+def whole_match_decide(
+    games: Sequence[SideGame] | Any, score: tuple[int, int] | None, *, entered: bool = False
+) -> Any:
+    """The decision for a whole-match report; ``games`` may be a callable of the locked match.
+
+    ``entered``: a director's entry of the whole match, game by game, which is taken only
+    on an undecided match with no games (otherwise settle it from the games reported).
+    """
 
     def decide(match: Match, role: Role) -> Outcome:
         _check_open(match, role)
+        every = match_every_game(match=match, moves=True)
+        stored = [g for g in every if not g.voided]
+        if entered:
+            _entry_check(match, stored)
         reported = list(games(match) if callable(games) else games)
         if not reported:
             raise Invalid("A whole-match report needs its games.", code="invalid", field="games")
-        every = match_every_game(match=match, moves=True)
-        stored = [g for g in every if not g.voided]
         start = MatchState.start(match.length, (match.start_score1, match.start_score2))
         rows, after = games_build(match, start, reported)
         if score is not None and tuple(score) != after.score:

@@ -12,6 +12,7 @@ from django.test import Client
 
 from matches.errors import AppError
 from matches.models import Match
+from matches.rules.errors import RulesError
 from tests.matches.test_api import Bracket, game, make_bracket
 from tournament import services
 
@@ -283,7 +284,8 @@ def test_every_door_stores_a_versioned_submission(
     bracket: Bracket, django_capture_on_commit_callbacks
 ) -> None:
     """Player API, player link form, file upload, director console and director API: each
-    report is one submission, numbered in turn, accepted or rejected, with who made it."""
+    report is one submission, numbered in turn, accepted or rejected, with who made it;
+    refused input included, whichever door refused it."""
     match = bracket.first
     anna = bracket.link_client(match, 1)
     p1 = match.entry1.player_id
@@ -301,7 +303,11 @@ def test_every_door_stores_a_versioned_submission(
     # 4. the director's API: resolve (uphold the games: not over, play goes on)
     director = bracket.client_for(bracket.director)
     assert director.post(f"/api/matches/{match.pk}/resolve/", {}, format="json").status_code == 200
-    # 5. the director's console: a forfeit
+    # ... and a forfeit it refuses before deciding anything (no such player)
+    bad = director.post(f"/api/matches/{match.pk}/forfeit/", {"winner": "x"}, format="json")
+    assert bad.status_code == 400
+    # 5. the director's console: a forfeit the form refuses (nobody chosen), then one
+    assert _console(bracket).post(_console_url(match, "forfeit"), {}).status_code == 400
     with django_capture_on_commit_callbacks(execute=True):
         console = _console(bracket).post(
             _console_url(match, "forfeit"),
@@ -326,8 +332,10 @@ def test_every_door_stores_a_versioned_submission(
         (3, "game", "accepted", False, e2),
         (4, "record", "rejected", False, e1),
         (5, "resolve", "accepted", True, None),
-        (6, "forfeit", "accepted", True, None),
-        (7, "resolve", "accepted", True, None),
+        (6, "forfeit", "rejected", True, None),
+        (7, "forfeit", "rejected", True, None),
+        (8, "forfeit", "accepted", True, None),
+        (9, "resolve", "accepted", True, None),
     ]
     assert set(
         match.submissions.filter(as_director=True).values_list("submitted_by", flat=True)
@@ -357,3 +365,250 @@ def test_the_game_by_game_entry_stores_doubles_in_the_one_shape(bracket: Bracket
         "ended_by": "play",
         "doubles": [{"by": p2, "turn": 3, "response": "take"}],
     }  # as a player's whole-match report stores them: a director may adopt them
+
+
+# ---- refused before the decision: kept all the same ----------------------------------
+
+
+def _refused(match: Match) -> list[tuple[str, str, str, dict]]:
+    return list(
+        match.submissions.filter(status="rejected")
+        .order_by("version")
+        .values_list("kind", "error_code", "as_director", "payload")
+    )
+
+
+@pytest.mark.parametrize(
+    ("action", "body", "kind", "field"),
+    [
+        ("forfeit", {"winner": "x"}, "forfeit", "winner"),
+        ("walkover", {"winner": "other-match"}, "forfeit", "winner"),
+        ("penalty", {"player": "first", "points": -3}, "resolve", "points"),
+        ("correct", {"winner": "other-match"}, "resolve", "winner"),
+        ("correct", {}, "resolve", "winner"),
+    ],
+)
+def test_the_directors_api_stores_the_input_it_refuses(
+    bracket: Bracket, action: str, body: dict, kind: str, field: str
+) -> None:
+    """Bad input and a player of another match are answered 400 as before, naming the
+    field, and kept as a rejected submission with the body as sent."""
+    match = bracket.first
+    names = {"first": match.entry1.player_id, "other-match": bracket.second.entry1.player_id}
+    sent = {k: names.get(v, v) if isinstance(v, str) else v for k, v in body.items()}
+    answer = bracket.client_for(bracket.director).post(
+        f"/api/matches/{match.pk}/{action}/", sent, format="json"
+    )
+    assert answer.status_code == 400
+    error = answer.json()
+    code = "not-in-match" if body.get("winner") == "other-match" else "invalid"
+    assert error["code"] == code
+    assert field in error["message"] or error["detail"].get("field") == field
+    assert _refused(match) == [(kind, code, True, sent)]
+    assert match.submissions.get().submitted_by == bracket.director
+    match.refresh_from_db()
+    assert (match.status, match.score1, match.score2) == ("ready", 0, 0)
+
+
+# ---- a director's game-by-game entry: doubles as a player's, refusals kept -----------
+
+
+def test_no_doubles_offered_is_not_doubles_not_itemised(bracket: Bracket) -> None:
+    """``doubles=[]`` says nobody doubled: a cube of 8 is refused, as the API refuses it;
+    ``None`` (not itemised) takes any cube."""
+    match = bracket.first
+    with pytest.raises(RulesError) as refused:
+        services.match_result_enter(
+            match=match, games=[services.GameResult(winner=1, cube=8, doubles=[])]
+        )
+    api = bracket.link_client(match, 1).post(
+        f"/api/matches/{match.pk}/report/",
+        {"games": [{"winner": match.entry1.player_id, "cube": 8, "doubles": []}]},
+        format="json",
+    )
+    assert api.status_code == 400
+    assert refused.value.code == api.json()["code"]
+    stored = list(match.submissions.order_by("version").values_list("error_code", "payload"))
+    game = {"winner": match.entry1.player_id, "cube": 8, "result": "single", "ended_by": "play"}
+    assert stored[0] == (api.json()["code"], {"games": [{**game, "doubles": []}]})
+    services.match_result_enter(match=match, games=[services.GameResult(winner=1, cube=8)])
+    match.refresh_from_db()
+    assert (match.status, match.score1) == ("complete", 8)
+
+
+def test_a_refused_game_by_game_entry_is_stored_as_an_accepted_one_would_be(
+    bracket: Bracket,
+) -> None:
+    match = bracket.first
+    p1, p2 = match.entry1.player_id, match.entry2.player_id
+    doubled = [{"by": 2, "turn": 3, "response": "take"}]
+    with pytest.raises(AppError) as not_over:
+        services.match_result_enter(
+            match=match,
+            games=[services.GameResult(winner=1, cube=2, doubles=doubled)],
+            by=bracket.director,
+        )
+    assert not_over.value.code == "match-not-finished"
+    with pytest.raises(AppError) as unreadable:  # game 2: a double by nobody of the match
+        services.match_result_enter(
+            match=match,
+            games=[
+                services.GameResult(winner=1, cube=2, doubles=doubled),
+                services.GameResult(winner=1, cube=2, doubles=[{"by": 3, "turn": 1}]),
+            ],
+            by=bracket.director,
+        )
+    assert unreadable.value.code == "invalid"
+    assert _refused(match) == [
+        (
+            "match",
+            "match-not-finished",
+            True,
+            {
+                "games": [
+                    {
+                        "winner": p1,
+                        "cube": 2,
+                        "result": "single",
+                        "ended_by": "play",
+                        "doubles": [{"by": p2, "turn": 3, "response": "take"}],
+                    }
+                ]
+            },
+        ),
+        (
+            "match",
+            "invalid",
+            True,
+            {
+                "games": [
+                    {
+                        "winner": p1,
+                        "cube": 2,
+                        "result": "single",
+                        "ended_by": "play",
+                        "doubles": [{"by": p2, "turn": 3, "response": "take"}],
+                    },
+                    {
+                        "winner": 1,
+                        "cube": 2,
+                        "result": "single",
+                        "ended_by": "play",
+                        "doubles": [{"by": 3, "turn": 1}],
+                    },
+                ]
+            },
+        ),  # game 2 as entered: it names no player of the match; game 1 as accepted ones
+    ]
+
+
+def test_entering_a_decided_or_started_match_game_by_game_is_refused_and_kept(
+    bracket: Bracket,
+) -> None:
+    match = bracket.first
+    anna = bracket.link_client(match, 1)
+    assert game(anna, match, winner=match.entry1.player_id, cube=1).status_code == 201
+    games = [services.GameResult(winner=1, cube=8)]
+    with pytest.raises(AppError) as started:
+        services.match_result_enter(match=match, games=games, by=bracket.director)
+    assert (started.value.code, started.value.status) == ("match-started", 400)
+    other = bracket.second
+    services.match_result_enter(match=other, games=games, by=bracket.director)  # played: 8-0
+    with pytest.raises(AppError) as decided:
+        services.match_result_enter(match=other, games=games, by=bracket.director)
+    assert (decided.value.code, decided.value.status) == ("match-decided", 400)
+    assert [row[:3] for row in _refused(match) + _refused(other)] == [
+        ("match", "match-started", True),
+        ("match", "match-decided", True),
+    ]
+
+
+def _console_games(rows: list[tuple[str, str]], total: int = 13) -> dict[str, str]:
+    data = {
+        "games-TOTAL_FORMS": str(total),
+        "games-INITIAL_FORMS": "0",
+        "games-MIN_NUM_FORMS": "0",
+        "games-MAX_NUM_FORMS": str(total),
+    }
+    for i in range(total):
+        winner, cube = rows[i] if i < len(rows) else ("", "1")
+        data.update(
+            {
+                f"games-{i}-winner": winner,
+                f"games-{i}-cube": cube,
+                f"games-{i}-result": "single",
+                f"games-{i}-ended_by": "play",
+            }
+        )
+    return data
+
+
+def test_the_consoles_refused_game_by_game_entries_are_kept(bracket: Bracket) -> None:
+    """Refused by the rules (stored as an accepted entry would be) or by the form (the
+    fields as sent: they could not be read)."""
+    match = bracket.first
+    console = _console(bracket)
+    short = console.post(_console_url(match, "games"), _console_games([("1", "2")]))
+    assert short.status_code == 400
+    bad = console.post(_console_url(match, "games"), _console_games([("1", "x")]))
+    assert bad.status_code == 400
+    (rules, form) = _refused(match)
+    p1 = match.entry1.player_id
+    assert rules[:3] == ("match", "match-not-finished", True)
+    assert rules[3] == {
+        "games": [{"winner": p1, "cube": 2, "result": "single", "ended_by": "play"}]
+    }  # cube 2, doubles not itemised (the form has no column for them)
+    assert form[:3] == ("match", "invalid", True)
+    assert form[3]["games-0-cube"] == "x"
+
+
+def test_a_withdrawal_gives_the_walkover_through_the_one_writer(bracket: Bracket) -> None:
+    match = bracket.first
+    answer = bracket.client_for(bracket.director).post(
+        f"/api/entries/{match.entry2_id}/withdraw/", {"reason": "ill"}, format="json"
+    )
+    assert answer.status_code == 200
+    match.refresh_from_db()
+    assert (match.status, match.decision, match.winner_id) == (
+        "complete",
+        "walkover",
+        match.entry1_id,
+    )
+    walkover = match.submissions.get()
+    assert (walkover.kind, walkover.status, walkover.as_director) == (
+        "forfeit",
+        "accepted",
+        True,
+    )
+    assert walkover.submitted_by == bracket.director
+    assert walkover.payload["decision"] == "walkover"
+    assert walkover.payload["winner"] == match.entry1.player_id
+    assert "ill" in walkover.payload["reason"]
+
+
+def test_a_walkover_the_bracket_gives_a_withdrawn_player_is_stored_too(bracket: Bracket) -> None:
+    """Anna wins, withdraws before her next opponent is known; when Cleo arrives, the
+    bracket gives her the final by walkover through the one writer."""
+    from tournament.services.advance import match_advance
+
+    first, second, final = bracket.first, bracket.second, bracket.final
+    services.match_forfeit(match=first, winner=first.entry1, by=bracket.director)
+    match_advance(match_id=first.pk)
+    services.entry_withdraw(entry=first.entry1, by=bracket.director)
+    assert not final.submissions.exists()  # no opponent yet: nothing to decide
+    services.match_forfeit(match=second, winner=second.entry1, by=bracket.director)
+    match_advance(match_id=second.pk)
+    final.refresh_from_db()
+    assert (final.status, final.decision, final.winner_id) == (
+        "complete",
+        "walkover",
+        second.entry1_id,
+    )
+    assert final.advanced_at is not None
+    walkover = final.submissions.get()
+    assert (walkover.kind, walkover.status, walkover.as_director) == (
+        "forfeit",
+        "accepted",
+        True,
+    )
+    assert walkover.payload["winner"] == second.entry1.player_id

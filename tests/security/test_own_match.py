@@ -89,3 +89,36 @@ def test_the_console_refuses_it_too(scene) -> None:
     match.refresh_from_db()
     assert match.status == Match.Status.READY
     assert _refusals(match) == ["own-match"]
+
+
+def test_a_director_cannot_win_their_own_match_by_withdrawing_the_opponent(scene) -> None:
+    match, playing, other = scene
+    opponent = match.entry2
+    refused = _api(playing).post(f"/api/entries/{opponent.pk}/withdraw/", {}, format="json")
+    assert refused.status_code == 403
+    assert refused.json()["code"] == "own-match"
+    opponent.refresh_from_db()
+    assert opponent.status != "withdrawn"
+    match.refresh_from_db()
+    assert (match.status, match.winner_id) == (Match.Status.READY, None)
+    assert _refusals(match) == ["own-match"]
+    attempt = Submission.objects.get(match=match)
+    assert (attempt.submitted_by, attempt.as_director) == (playing, True)
+    assert attempt.payload["decision"] == "walkover"
+    assert attempt.payload["winner_entry"] == match.entry1_id
+    # Another director may; the walkover is stored as theirs.
+    answer = _api(other).post(f"/api/entries/{opponent.pk}/withdraw/", {}, format="json")
+    assert answer.status_code == 200
+    match.refresh_from_db()
+    assert (match.decision, match.winner_id) == ("walkover", match.entry1_id)
+    given = Submission.objects.get(match=match, status=Submission.Status.ACCEPTED)
+    assert given.submitted_by == other
+
+
+def test_a_director_may_withdraw_themselves_from_their_match(scene) -> None:
+    match, playing, _ = scene
+    answer = _api(playing).post(f"/api/entries/{match.entry1_id}/withdraw/", {}, format="json")
+    assert answer.status_code == 200
+    match.refresh_from_db()
+    assert (match.decision, match.winner_id) == ("walkover", match.entry2_id)
+    assert _refusals(match) == []

@@ -7,6 +7,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from matches.api.views import request_meta
 from tournament import selectors, services
 from tournament.api import serializers as io
 from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView, _by, _get
@@ -63,7 +64,9 @@ class EntryWithdrawView(DirectorView):
         entry = self.checked(request, _get(Entry, pk=pk))
         data = io.ReasonSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        entry = services.entry_withdraw(entry=entry, by=_by(request), **data.validated_data)
+        entry = services.entry_withdraw(
+            entry=entry, by=_by(request), meta=request_meta(request), **data.validated_data
+        )
         return Response(io.EntrySerializer(entry).data)
 
 

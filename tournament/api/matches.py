@@ -3,16 +3,20 @@ walkover, penalty, winner correction)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import generics, serializers
+from rest_framework import exceptions, generics, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from matches.api.views import request_meta
-from matches.models import Match
+from matches.errors import AppError, invalid_input
+from matches.models import Match, Submission
+from matches.services.access import Actor, director_reader_role
+from matches.services.ledger import submission_reject
 from tournament import selectors, services
 from tournament.api import serializers as io
 from tournament.api.base import ERROR, READ_ERRORS, WRITE_ERRORS, DirectorView, _by
@@ -96,6 +100,51 @@ def _entry_of_player(match: Match, player_id: int, field: str) -> Entry:
     )
 
 
+def _parsed(
+    request: Request,
+    match: Match,
+    serializer_class: type[serializers.Serializer],
+    *,
+    kind: str,
+    player_field: str,
+) -> tuple[dict[str, Any], Entry]:
+    """The director's validated decision and the entry of the player it names.
+
+    A refusal here (bad input, a player of another match) is a report too: stored as a
+    rejected submission with the body as sent, then answered as before (400, field-level).
+    """
+    data = serializer_class(data=request.data)
+    try:
+        data.is_valid(raise_exception=True)
+        entry = _entry_of_player(match, data.validated_data[player_field], player_field)
+    except exceptions.ValidationError as exc:
+        _keep_refused(request, match, kind, invalid_input(_errors(exc.detail)))
+        raise
+    except AppError as exc:
+        _keep_refused(request, match, kind, exc)
+        raise
+    return data.validated_data, entry
+
+
+def _errors(detail: Any) -> dict[str, Any]:
+    return dict(detail) if isinstance(detail, Mapping) else {"non_field_errors": detail}
+
+
+def _keep_refused(request: Request, match: Match, kind: str, error: Exception) -> None:
+    body = request.data
+    submission_reject(
+        match_id=match.pk,
+        kind=kind,
+        actor=Actor(user=_by(request)),
+        meta=request_meta(request),
+        payload=dict(body.items()) if isinstance(body, Mapping) else {"body": body},
+        error=error,
+        # The director as the view let them through: a refusal of their input is
+        # answered as such (400), whether or not they play in the match.
+        role_of=director_reader_role,
+    )
+
+
 class MatchForfeitView(DirectorView):
     decision = "forfeit"
 
@@ -107,14 +156,18 @@ class MatchForfeitView(DirectorView):
     )
     def post(self, request: Request, pk: int) -> Response:
         match = self.match(request, pk)
-        data = io.ForfeitSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        winner = _entry_of_player(match, data.validated_data["winner"], "winner")
+        data, winner = _parsed(
+            request,
+            match,
+            io.ForfeitSerializer,
+            kind=Submission.Kind.FORFEIT,
+            player_field="winner",
+        )
         decide = services.match_forfeit if self.decision == "forfeit" else services.match_walkover
         decide(
             match=match,
             winner=winner,
-            reason=data.validated_data["reason"],
+            reason=data["reason"],
             by=_by(request),
             meta=request_meta(request),
         )
@@ -143,14 +196,18 @@ class MatchPenaltyView(DirectorView):
     )
     def post(self, request: Request, pk: int) -> Response:
         match = self.match(request, pk)
-        data = io.PenaltySerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        against = _entry_of_player(match, data.validated_data["player"], "player")
+        data, against = _parsed(
+            request,
+            match,
+            io.PenaltySerializer,
+            kind=Submission.Kind.RESOLVE,
+            player_field="player",
+        )
         services.match_penalty_add(
             match=match,
             against=against,
-            points=data.validated_data["points"],
-            reason=data.validated_data["reason"],
+            points=data["points"],
+            reason=data["reason"],
             by=_by(request),
             meta=request_meta(request),
         )
@@ -167,17 +224,21 @@ class MatchCorrectView(DirectorView):
     )
     def post(self, request: Request, pk: int) -> Response:
         match = self.match(request, pk)
-        data = io.CorrectSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        winner = _entry_of_player(match, data.validated_data["winner"], "winner")
-        score = data.validated_data.get("score")
+        data, winner = _parsed(
+            request,
+            match,
+            io.CorrectSerializer,
+            kind=Submission.Kind.RESOLVE,
+            player_field="winner",
+        )
+        score = data.get("score")
         services.match_correct_winner(
             match=match,
             winner=winner,
             score=None if score is None else (score[0], score[1]),
-            confirm=data.validated_data["confirm"],
-            cascade=data.validated_data["cascade"],
-            reason=data.validated_data["reason"],
+            confirm=data["confirm"],
+            cascade=data["cascade"],
+            reason=data["reason"],
             by=_by(request),
             meta=request_meta(request),
         )

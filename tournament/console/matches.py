@@ -128,7 +128,11 @@ KINDS: dict[type[django_forms.Form], str] = {
 
 
 def _keep_refused(request: HttpRequest, match: Any, kind: str, errors: Any) -> None:
-    """A director's entry the form refuses is a report too: stored as rejected."""
+    """A director's entry the form refuses is a report too: stored as rejected.
+
+    Its payload is the POST fields as sent (``form-0-cube`` ...): input the form could
+    not read has no other shape. An entry the form reads and the service then refuses
+    is stored by the service, in the shape of an accepted one."""
     submission_reject(
         match_id=match.pk,
         kind=kind,

@@ -16,6 +16,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from matches.models import Game, Match
+from matches.services.access import Actor
+from matches.services.decisions import match_decide_without_play, match_reopen, system_role
+from matches.services.ledger import RequestMeta
 from matches.signals import announce_match_changed
 from tournament.api.errors import Conflict
 from tournament.models import Entry, Event, Round
@@ -25,6 +28,17 @@ from tournament.services.brackets import Outcome, Router, Seat
 from tournament.services.common import ACTIVE, event_lock, refuse
 from tournament.services.player_links import player_link_ensure
 
+#: The match fields a walkover decided by the one writer changes (copied to the mover's row).
+WALKOVER_FIELDS = (
+    "winner_id",
+    "decision",
+    "status",
+    "reported_by_id",
+    "decided_at",
+    "confirmed_at",
+    "started_at",
+    "updated_at",
+)
 LEAGUE_FORMATS = (Event.Format.SWISS, Event.Format.ROUND_ROBIN)
 IN_PLAY = (Match.Status.PLAYING, Match.Status.REPORTED, Match.Status.DISPUTED)
 
@@ -220,7 +234,25 @@ class BracketMover:
             self.ready.append(target.pk)
 
     def decide(self, match: Match, winner_id: int, decision: str) -> None:
-        """Complete ``match`` without play (bye, walkover) and move on at once."""
+        """Complete ``match`` without play and move on at once: a bye is the bracket's own
+        (structural); a walkover is a decision on the match, stored by the matches app's
+        one writer like a director's (the match is already locked, in the lock order)."""
+        if decision == Match.Decision.WALKOVER:
+            decided = match_decide_without_play(
+                match_id=match.pk,
+                actor=Actor(),
+                meta=RequestMeta(),
+                winner_entry_id=winner_id,
+                decision=decision,
+                reason="The opponent has withdrawn.",
+                role_of=system_role,
+            )
+            for name in WALKOVER_FIELDS:
+                setattr(match, name, getattr(decided, name))
+            if match.pk in self.ready:
+                self.ready.remove(match.pk)
+            self.advance(match)
+            return
         match.winner_id = winner_id
         match.decision = decision
         match.status = Match.Status.COMPLETE
@@ -334,17 +366,9 @@ class BracketMover:
         """Undo ``match``'s result: retract its moves, void its games, reset its score."""
         if match.status == Match.Status.COMPLETE:
             self.retract(match, cascade=cascade)
-        Game.objects.filter(match=match, voided=False).update(voided=True)
-        match.winner = None
-        match.decision = ""
-        match.reported_by = None
-        match.decided_at = match.confirmed_at = match.started_at = None
-        match.advanced_at = None
-        match.score1, match.score2 = match.start_score1, match.start_score2
         both = match.entry1_id is not None and match.entry2_id is not None
         started = match.round.status != Round.Status.PENDING
-        match.status = Match.Status.READY if both and started else Match.Status.PENDING
-        match.save()
+        match_reopen(match, ready=both and started)
         self.changed(match)
 
     def unvoid(self, match: Match) -> None:

@@ -6,8 +6,10 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from matches.models import Match
-from matches.signals import announce_match_changed, announce_match_completed
+from matches.models import Match, Submission
+from matches.services.access import Actor, OwnMatch, own_match_refuse
+from matches.services.decisions import match_decide_without_play, system_role
+from matches.services.ledger import RequestMeta, submission_reject
 from tournament.models import Entry, Event, Player, Round, User
 from tournament.services.common import ACTIVE, event_lock, refuse
 from tournament.services.player_links import player_link_ensure
@@ -101,21 +103,31 @@ def entry_check_in(*, entry: Entry, by: User | None = None) -> Entry:
     return entry
 
 
-def entry_withdraw(*, entry: Entry, reason: str = "", by: User | None = None) -> Entry:
+def entry_withdraw(
+    *, entry: Entry, reason: str = "", by: User | None = None, meta: RequestMeta | None = None
+) -> Entry:
     """Withdraw a player. Before the draw they are simply left out; after it, the opponent
     of each of their undecided matches wins by walkover (now, or when the opponent is
-    known), and a Swiss event stops pairing them."""
+    known), and a Swiss event stops pairing them.
+
+    Each walkover is a director's decision through the matches app's one writer (a
+    stored submission). A director who plays in such a match may not hand it to
+    themselves by withdrawing their opponent (403 ``own-match``): nothing changes, and
+    the refused walkover is kept as a rejected submission, as with any own-match attempt.
+    """
+    meta = meta or RequestMeta()
+    refusal: OwnMatch | None = None
     with transaction.atomic():
         event_lock(entry.event_id)  # before the entry and its matches (see event_lock)
         entry = (
-            Entry.objects.select_for_update(no_key=True).select_related("event").get(pk=entry.pk)
+            Entry.objects.select_for_update(no_key=True)
+            .select_related("event", "player")
+            .get(pk=entry.pk)
         )
         if entry.status == Entry.Status.WITHDRAWN:
             return entry
         if entry.status not in ACTIVE:
             raise refuse(f"{entry.player} is already out of {entry.event.name}.", code="not-active")
-        entry.status = Entry.Status.WITHDRAWN
-        entry.save(update_fields=["status"])
         open_matches = (
             Match.objects.select_for_update(no_key=True)
             .filter(Q(entry1=entry) | Q(entry2=entry))
@@ -125,26 +137,74 @@ def entry_withdraw(*, entry: Entry, reason: str = "", by: User | None = None) ->
         if entry.event.format == Event.Format.SWISS:
             # A Swiss round not started yet is paired again without them below.
             open_matches = open_matches.exclude(round__status=Round.Status.PENDING)
-        now = timezone.now()
+        walkovers = []
         for match in open_matches:
             opponent = match.entry2_id if match.entry1_id == entry.pk else match.entry1_id
-            if opponent is None:
-                continue  # decided by walkover when the opponent arrives
-            match.winner_id = opponent
-            match.decision = Match.Decision.WALKOVER
-            match.status = Match.Status.COMPLETE
-            match.decided_at = match.confirmed_at = now
-            match.save()
-            announce_match_changed(match.pk, match.event_id)
-            announce_match_completed(match.pk, match.event_id)
-        if entry.event.format == Event.Format.SWISS:
-            pending = entry.event.rounds.filter(status=Round.Status.PENDING).order_by("-number")
-            latest = pending.first()
-            if latest is not None:
-                from tournament.services.rounds import swiss_round_repair
+            if opponent is not None:  # else decided by walkover when the opponent arrives
+                walkovers.append((match, opponent))
+        why = f"{entry.player} withdrew" + (f": {reason}" if reason else "")
+        actor = Actor(user=by) if by is not None and by.is_authenticated else Actor()
+        refusal = _own_walkovers_refuse(entry, walkovers, actor=actor, meta=meta, reason=why)
+        if refusal is None:
+            entry.status = Entry.Status.WITHDRAWN
+            entry.save(update_fields=["status"])
+            for match, opponent in walkovers:
+                match_decide_without_play(
+                    match_id=match.pk,
+                    actor=actor,
+                    meta=meta,
+                    winner_entry_id=opponent,
+                    decision=Match.Decision.WALKOVER,
+                    reason=why,
+                    role_of=system_role,  # checked above, before anything changed
+                )
+            if entry.event.format == Event.Format.SWISS:
+                pending = entry.event.rounds.filter(status=Round.Status.PENDING).order_by("-number")
+                latest = pending.first()
+                if latest is not None:
+                    from tournament.services.rounds import swiss_round_repair
 
-                swiss_round_repair(round_=latest)
+                    swiss_round_repair(round_=latest)
+    if refusal is not None:
+        raise refusal  # after the commit: the refused walkovers stay recorded
     return entry
+
+
+def _own_walkovers_refuse(
+    entry: Entry,
+    walkovers: list[tuple[Match, int]],
+    *,
+    actor: Actor,
+    meta: RequestMeta,
+    reason: str,
+) -> OwnMatch | None:
+    """Refuse the walkovers a withdrawal would hand to the acting director (who plays
+    the withdrawn player): each is stored as a rejected submission. The refusal, if any.
+
+    Withdrawing oneself is no such case: the match goes to the opponent."""
+    user = actor.user
+    if user is None or entry.player.user_id == user.pk:
+        return None
+    refusal = None
+    for match, opponent in walkovers:
+        try:
+            own_match_refuse(match=match, user=user)
+        except OwnMatch as exc:
+            refusal = exc
+            submission_reject(
+                match_id=match.pk,
+                kind=Submission.Kind.FORFEIT,
+                actor=actor,
+                meta=meta,
+                payload={
+                    "decision": Match.Decision.WALKOVER,
+                    "winner_entry": opponent,
+                    "reason": reason,
+                },
+                error=exc,
+                role_of=system_role,
+            )
+    return refusal
 
 
 def entry_withdraw_undo(*, entry: Entry, by: User | None = None) -> Entry:

@@ -14,7 +14,7 @@ because it first has to take the old move back (:class:`Reseat`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from matches.models import Game, Match
 from matches.rules.match import DoubleReport, GameReport
@@ -140,8 +140,28 @@ class GameResult:
     cube: int = 1
     result: str = Game.Result.SINGLE
     ended_by: str = Game.EndedBy.PLAY
-    doubles: list[dict[str, object]] = field(default_factory=list)
-    """Each ``{"by": 1|2, "turn": n, "response": "take"|"drop"|"beaver"}``."""
+    doubles: list[dict[str, object]] | None = None
+    """Each ``{"by": 1|2, "turn": n, "response": "take"|"drop"|"beaver"}``; ``[]`` when no
+    double was offered, ``None`` when the doubles are not itemised (any cube goes), as in
+    a player's report."""
+
+
+class _NotAPlayer(ValueError):
+    """A double by somebody other than player 1 or 2."""
+
+
+def _double_inputs(game: GameResult, ids: dict[int, int]) -> tuple[DoubleInput, ...] | None:
+    """The game's doubles with ``ids`` naming the doubler (1 and 2 to a player or a side)."""
+    if game.doubles is None:
+        return None
+    doubles = []
+    for d in game.doubles:
+        by = int(d["by"])  # type: ignore[call-overload]
+        if by not in ids:
+            raise _NotAPlayer(by)
+        turn = int(d["turn"])  # type: ignore[call-overload]
+        doubles.append(DoubleInput(by=ids[by], turn=turn, response=str(d.get("response", "take"))))
+    return tuple(doubles)
 
 
 def _side_games(games: Sequence[GameResult]) -> list[SideGame]:
@@ -153,14 +173,11 @@ def _side_games(games: Sequence[GameResult]) -> list[SideGame]:
                 f"Game {number}: the winner is player 1 or 2.", code="invalid", field="games"
             )
         try:
-            doubles = tuple(
-                DoubleReport(
-                    by=int(d["by"]) - 1,  # type: ignore[call-overload]
-                    turn=int(d["turn"]),  # type: ignore[call-overload]
-                    response=str(d.get("response", "take")),
-                )
-                for d in game.doubles
-            )
+            doubles = _double_inputs(game, {1: 0, 2: 1})
+        except _NotAPlayer as err:
+            raise refuse(
+                f"Game {number}: a double is by player 1 or 2.", code="invalid", field="games"
+            ) from err
         except (KeyError, TypeError, ValueError) as err:
             raise refuse(
                 f"Game {number}: a double is {{by: 1|2, turn: n, response}}.",
@@ -168,49 +185,45 @@ def _side_games(games: Sequence[GameResult]) -> list[SideGame]:
                 field="games",
                 game=number,
             ) from err
-        if any(d.by not in (0, 1) for d in doubles):
-            raise refuse(
-                f"Game {number}: a double is by player 1 or 2.", code="invalid", field="games"
-            )
         report = GameReport(
             winner=game.winner - 1,
             cube=game.cube,
             result=game.result,
             ended_by=game.ended_by,
-            doubles=doubles or None,
+            doubles=None
+            if doubles is None
+            else tuple(DoubleReport(by=d.by, turn=d.turn, response=d.response) for d in doubles),
         )
         rows.append(SideGame(report=report))
     return rows
 
 
 def _games_payload(match: Match, games: Sequence[GameResult]) -> list[dict[str, object]]:
-    """The games as every whole-match report stores them (``game_input_payload``: players
-    by id), so that a director may adopt them later; as entered if they name no player."""
+    """The games as every whole-match report stores them, accepted or refused
+    (``game_input_payload``: players by id), so that a director may adopt them later.
+
+    Only a game that cannot be read so (a winner or a doubler other than player 1 or 2, a
+    double without its turn, a match without both players) is stored as entered, with
+    its ``winner`` and doubles' ``by`` as 1 or 2.
+    """
     ids = {1: _player_of(match.entry1), 2: _player_of(match.entry2)}
-    try:
-        inputs = [
-            GameInput(
+    stored: list[dict[str, object]] = []
+    for g in games:
+        try:
+            if None in ids.values():
+                raise KeyError(g.winner)
+            game = GameInput(
                 winner=ids[g.winner],  # type: ignore[arg-type]
                 cube=g.cube,
                 result=g.result,
                 ended_by=g.ended_by,
-                doubles=tuple(
-                    DoubleInput(
-                        by=ids[int(d["by"])],  # type: ignore[arg-type, call-overload]
-                        turn=int(d["turn"]),  # type: ignore[call-overload]
-                        response=str(d.get("response", "take")),
-                    )
-                    for d in g.doubles
-                )
-                or None,
+                doubles=_double_inputs(g, ids),  # type: ignore[arg-type]
             )
-            for g in games
-        ]
-    except (KeyError, TypeError, ValueError):
-        return [dict(g.__dict__) for g in games]
-    if None in ids.values():
-        return [dict(g.__dict__) for g in games]
-    return [game_input_payload(g) for g in inputs]
+        except (KeyError, TypeError, ValueError):
+            stored.append(dict(g.__dict__))
+        else:
+            stored.append(game_input_payload(game))
+    return stored
 
 
 def _player_of(entry: Entry | None) -> int | None:
@@ -227,27 +240,14 @@ def match_result_enter(
     """A director enters a whole played match, game by game; the rules engine checks each
     game (cube, Crawford, points, the match's end) and the games decide the match.
 
-    The same whole-match report as a player's (``whole_match_decide``): stored as a
-    ``match`` submission, accepted or rejected, and completing the match at once.
+    The same whole-match report as a player's (``whole_match_decide``), entered only on an
+    undecided match with no games: stored as a ``match`` submission, accepted or
+    rejected, and completing the match at once.
     """
-
-    def side_games(locked: Match) -> list[SideGame]:
-        if locked.status not in OPEN:
-            raise refuse(
-                f"Match {locked.pk} is already decided; correct its winner instead.",
-                code="match-decided",
-            )
-        if locked.games.filter(voided=False).exists():
-            raise refuse(
-                f"Match {locked.pk} already has games reported; settle it from those.",
-                code="match-started",
-            )
-        return _side_games(games)
-
     return submission_run(
         kind="match",
         payload={"games": _games_payload(match, games)},
-        decide=whole_match_decide(side_games, None),
+        decide=whole_match_decide(lambda _: _side_games(games), None, entered=True),
         **_common(match, by, meta),  # type: ignore[arg-type]
     )
 
