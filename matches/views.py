@@ -25,6 +25,7 @@ from matches.report_throttle import link_rate_limited
 from matches.services.access import (
     Actor,
     EventFinished,
+    NotAllowed,
     director_reader_role,
     entry_may_report,
     link_by_key,
@@ -162,7 +163,7 @@ def _back(request: HttpRequest, link: PlayerLink, match_id: int | None = None) -
         link_check_live(link)
     except EventFinished:
         pass  # the page shows the results now
-    except PermissionDenied:
+    except NotAllowed:
         context = _entry_context(request, link, None)
         context.update(match=None, others=[], waiting=[], out=True)
         return render(request, "matches/player_entry.html", context)

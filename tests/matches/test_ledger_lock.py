@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection, transaction
-from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 
 from matches.models import Game, Match, Submission
 from matches.selectors import match_every_game
-from matches.services.ledger import match_lock
+from matches.services.ledger import MatchNotFound, match_lock
 from matches.services.reporting import GameInput, game_report
 from tests.matches.conftest import META, Table
 
@@ -65,7 +64,7 @@ def test_the_locked_match_and_its_rows_equal_what_the_orm_loads(table: Table) ->
 
 @pytest.mark.parametrize("match_id", [0, -1, 2**63, 10**30])
 def test_no_such_match_is_404(db: None, match_id: int) -> None:
-    with transaction.atomic(), pytest.raises(Http404):
+    with transaction.atomic(), pytest.raises(MatchNotFound):
         match_lock(match_id=match_id)
 
 

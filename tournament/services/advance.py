@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from matches.models import Game, Match
 from matches.signals import announce_match_changed
-from tournament.api.errors import Conflict
+from tournament.errors import Conflict
 from tournament.models import Entry, Event, Round
 from tournament.notifications import notify_on_commit
 from tournament.services.auto_start import round_open, starts_each_match
