@@ -88,11 +88,12 @@ def match_response(match: Match, code: int = status.HTTP_200_OK) -> Response:
     built as a plain dict: ``matches.api.shapes``).
 
     A service that knows the match's games after the report hands them over with the
-    match (no further query); otherwise the match is read again.
+    match (``Match.games_after``: no further query); otherwise the match is read again.
     """
-    if "games" not in getattr(match, "_prefetched_objects_cache", {}):
+    games = getattr(match, "games_after", None)
+    if games is None:
         match = match_detail(match_id=match.pk)
-    return Response(match_detail_data(match), status=code)
+    return Response(match_detail_data(match, games), status=code)
 
 
 @functools.cache

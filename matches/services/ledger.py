@@ -277,11 +277,7 @@ def _apply(match: Match, outcome: Outcome, submission: Submission) -> None:
     if outcome.completed:
         announce_match_completed(match.pk, match.event_id)
     if outcome.games_after is not None and outcome.error is None:
-        games = match.games.all()  # what match.games.all() answers from now on, as a prefetch
-        games._result_cache = outcome.games_after
-        # Django's own prefetch state, which the stubs do not declare.
-        games._prefetch_done = True  # type: ignore[attr-defined]
-        match._prefetched_objects_cache = {"games": games}  # type: ignore[attr-defined]
+        match.games_after = outcome.games_after
         winner = Match._meta.get_field("winner")
         if match.winner_id is not None and not winner.is_cached(match):
             match.winner = match.entry1 if match.winner_id == match.entry1_id else match.entry2
