@@ -35,7 +35,7 @@ from matches.services.confirmation import match_confirm, match_dispute, match_re
 from matches.services.ledger import RequestMeta, submission_reject
 from matches.services.records import file_too_large, max_file_bytes, record_upload
 from matches.services.reporting import game_report
-from tournament.models import Entry, PlayerLink
+from tournament.models import Entry, PlayerLink, User
 
 
 def request_meta(request: HttpRequest) -> RequestMeta:
@@ -46,8 +46,8 @@ def request_meta(request: HttpRequest) -> RequestMeta:
 
 
 def _actor(request: HttpRequest, entry: Entry) -> Actor:
-    user = request.user if request.user.is_authenticated else None
-    return Actor(user=user, entry=entry)  # type: ignore[arg-type]
+    user = request.user if isinstance(request.user, User) else None  # not AnonymousUser
+    return Actor(user=user, entry=entry)
 
 
 def match_view(match: Match, side: int | None) -> dict[str, Any]:

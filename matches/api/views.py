@@ -37,6 +37,7 @@ from matches.services.decisions import match_final_score
 from matches.services.ledger import RequestMeta, submission_reject
 from matches.services.records import file_too_large, max_file_bytes, record_upload
 from matches.services.reporting import game_report, match_report
+from tournament.models import User
 
 #: Room for the multipart envelope and the other fields around an uploaded file.
 MULTIPART_OVERHEAD = 64 * 1024
@@ -79,8 +80,8 @@ def request_actor(request: Request, *, read_body: bool = True) -> Actor:
     if not key and read_body:
         value = _body(request).get("key")
         key = value if isinstance(value, str) else None
-    user = request.user if request.user and request.user.is_authenticated else None
-    return Actor(user=user, key=key or None)  # type: ignore[arg-type]
+    user = request.user if isinstance(request.user, User) else None  # not AnonymousUser
+    return Actor(user=user, key=key or None)
 
 
 def match_response(match: Match, code: int = status.HTTP_200_OK) -> Response:
