@@ -17,11 +17,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from matches import selectors
+from matches.api.report_throttle import link_rate_limited
 from matches.client_address import client_address
 from matches.errors import REFUSALS, Invalid, refusal_status, refusal_text
 from matches.forms import DisputeForm, GameForm, RecordForm, ResolveForm
 from matches.models import Match
-from matches.report_throttle import link_rate_limited
 from matches.services.access import (
     Actor,
     EventFinished,

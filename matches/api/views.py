@@ -25,11 +25,11 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from matches.api import serializers as io
+from matches.api.report_throttle import ReportLinkThrottle
 from matches.api.shapes import MatchDetailSerializer, match_detail_data
 from matches.client_address import client_address
 from matches.errors import AppError, invalid_input
 from matches.models import Match
-from matches.report_throttle import ReportLinkThrottle
 from matches.selectors import match_detail, match_submissions
 from matches.services.access import Actor, director_reader_role, director_role
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
