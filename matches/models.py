@@ -68,6 +68,10 @@ class Match(models.Model):
     )
     updated_at = models.DateTimeField(auto_now=True)
 
+    #: The match's games as the report that returned it left them (not a field: set by
+    #: the ledger, so that the answer to the report reads no games again).
+    games_after: list[Game]
+
     class Meta:
         verbose_name_plural = "matches"
         ordering = ["round", "slot"]

@@ -17,14 +17,15 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from matches import selectors
+from matches.api.report_throttle import link_rate_limited
 from matches.client_address import client_address
 from matches.errors import REFUSALS, Invalid, refusal_status, refusal_text
 from matches.forms import DisputeForm, GameForm, RecordForm, ResolveForm
 from matches.models import Match
-from matches.report_throttle import link_rate_limited
 from matches.services.access import (
     Actor,
     EventFinished,
+    NotAllowed,
     director_reader_role,
     entry_may_report,
     link_by_key,
@@ -34,7 +35,7 @@ from matches.services.confirmation import match_confirm, match_dispute, match_re
 from matches.services.ledger import RequestMeta, submission_reject
 from matches.services.records import file_too_large, max_file_bytes, record_upload
 from matches.services.reporting import game_report
-from tournament.models import Entry, PlayerLink
+from tournament.models import Entry, PlayerLink, User
 
 
 def request_meta(request: HttpRequest) -> RequestMeta:
@@ -45,8 +46,8 @@ def request_meta(request: HttpRequest) -> RequestMeta:
 
 
 def _actor(request: HttpRequest, entry: Entry) -> Actor:
-    user = request.user if request.user.is_authenticated else None
-    return Actor(user=user, entry=entry)  # type: ignore[arg-type]
+    user = request.user if isinstance(request.user, User) else None  # not AnonymousUser
+    return Actor(user=user, entry=entry)
 
 
 def match_view(match: Match, side: int | None) -> dict[str, Any]:
@@ -162,7 +163,7 @@ def _back(request: HttpRequest, link: PlayerLink, match_id: int | None = None) -
         link_check_live(link)
     except EventFinished:
         pass  # the page shows the results now
-    except PermissionDenied:
+    except NotAllowed:
         context = _entry_context(request, link, None)
         context.update(match=None, others=[], waiting=[], out=True)
         return render(request, "matches/player_entry.html", context)

@@ -165,5 +165,9 @@ class AppErrorMiddleware:
             return None
         if _is_api(request):
             return JsonResponse(exception.as_dict(), status=exception.status)
+        if exception.status == 403:  # as Django's refusals: a private link's own words
+            return forbidden(request, exception)
+        if exception.status == 404:
+            return not_found(request, exception)
         status = exception.status if exception.status in PAGES else 400
         return _page(request, status, exception.message)

@@ -11,14 +11,23 @@ import logging
 from functools import partial
 from typing import Any
 
-from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
+import redis
+from django.conf import settings
+from django.core.cache import DEFAULT_CACHE_ALIAS, cache
 from django.db import transaction
-
-from tournament.redis_cache import ReusingRedisCache
 
 log = logging.getLogger(__name__)
 
 VERSION_TTL = 60 * 60 * 24 * 30
+
+#: Django's Redis cache backend: :func:`bump_many` pipelines to the same server.
+REDIS_BACKEND = "django.core.cache.backends.redis.RedisCache"
+#: ``OPTIONS`` of Django's Redis cache that are not redis-py connection options.
+_NOT_POOL_OPTIONS = ("serializer", "pool_class", "parser_class")
+
+#: One redis-py client per cache server (its own connection pool, which reconnects after
+#: a Redis restart), made on first use.
+_clients: dict[str, redis.Redis] = {}
 
 
 def version_key(scope: str, ident: int | str) -> str:
@@ -64,10 +73,20 @@ def bump_many(*scopes: tuple[str, int | str]) -> None:
         pipe.execute()
 
 
-def _redis_client() -> Any:
-    """The Redis client behind the default cache, or ``None`` for any other backend."""
-    backend = caches[DEFAULT_CACHE_ALIAS]
-    return backend.raw_client() if isinstance(backend, ReusingRedisCache) else None
+def _redis_client() -> redis.Redis | None:
+    """A client of the default cache's Redis server (the one it writes to, with its
+    connection options), or ``None`` when the cache is not Redis."""
+    config: dict[str, Any] = settings.CACHES[DEFAULT_CACHE_ALIAS]
+    if config["BACKEND"] != REDIS_BACKEND:
+        return None
+    location = config["LOCATION"]
+    servers = location.split(",") if isinstance(location, str) else list(location)
+    options = {k: v for k, v in config.get("OPTIONS", {}).items() if k not in _NOT_POOL_OPTIONS}
+    ident = f"{servers[0]} {sorted(options.items())}"
+    client = _clients.get(ident)
+    if client is None:
+        client = _clients[ident] = redis.Redis.from_url(servers[0], **options)
+    return client
 
 
 def page_key(name: str, scope: str, ident: int | str, *parts: object) -> str:

@@ -122,7 +122,7 @@ CACHE_KEY_PREFIX = os.environ.get("CACHE_KEY_PREFIX", "bgd")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "tournament.redis_cache.ReusingRedisCache",
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": CACHE_KEY_PREFIX,
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},

@@ -85,13 +85,14 @@ def match_data(match: Match, games: Iterable[Game] | None = None) -> dict[str, A
     }
 
 
-def match_detail_data(match: Match) -> dict[str, Any]:
+def match_detail_data(match: Match, games: Iterable[Game] | None = None) -> dict[str, Any]:
     """One match with its round, players and live games (voided games are left out).
 
-    The match needs its event, round, entries and players loaded, and its games prefetched
-    (``matches.selectors.match_detail``, or handed over by the report's service).
+    The match needs its event, round, entries and players loaded, and its games given
+    (as a report's service hands them over) or prefetched (``matches.selectors.match_detail``).
     """
-    games = sorted((g for g in match.games.all() if not g.voided), key=lambda g: g.number)
+    every = match.games.all() if games is None else games
+    games = sorted((g for g in every if not g.voided), key=lambda g: g.number)
     player1, player2 = _player(match.entry1), _player(match.entry2)
     return {
         **match_data(match, games),

@@ -25,11 +25,11 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from matches.api import serializers as io
+from matches.api.report_throttle import ReportLinkThrottle
 from matches.api.shapes import MatchDetailSerializer, match_detail_data
 from matches.client_address import client_address
 from matches.errors import AppError, invalid_input
 from matches.models import Match
-from matches.report_throttle import ReportLinkThrottle
 from matches.selectors import match_detail, match_submissions
 from matches.services.access import Actor, director_reader_role, director_role
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
@@ -37,6 +37,7 @@ from matches.services.decisions import match_final_score
 from matches.services.ledger import RequestMeta, submission_reject
 from matches.services.records import file_too_large, max_file_bytes, record_upload
 from matches.services.reporting import game_report, match_report
+from tournament.models import User
 
 #: Room for the multipart envelope and the other fields around an uploaded file.
 MULTIPART_OVERHEAD = 64 * 1024
@@ -79,8 +80,8 @@ def request_actor(request: Request, *, read_body: bool = True) -> Actor:
     if not key and read_body:
         value = _body(request).get("key")
         key = value if isinstance(value, str) else None
-    user = request.user if request.user and request.user.is_authenticated else None
-    return Actor(user=user, key=key or None)  # type: ignore[arg-type]
+    user = request.user if isinstance(request.user, User) else None  # not AnonymousUser
+    return Actor(user=user, key=key or None)
 
 
 def match_response(match: Match, code: int = status.HTTP_200_OK) -> Response:
@@ -88,11 +89,12 @@ def match_response(match: Match, code: int = status.HTTP_200_OK) -> Response:
     built as a plain dict: ``matches.api.shapes``).
 
     A service that knows the match's games after the report hands them over with the
-    match (no further query); otherwise the match is read again.
+    match (``Match.games_after``: no further query); otherwise the match is read again.
     """
-    if "games" not in getattr(match, "_prefetched_objects_cache", {}):
+    games = getattr(match, "games_after", None)
+    if games is None:
         match = match_detail(match_id=match.pk)
-    return Response(match_detail_data(match), status=code)
+    return Response(match_detail_data(match, games), status=code)
 
 
 @functools.cache

@@ -18,10 +18,7 @@ import hmac
 import string
 from dataclasses import dataclass
 
-from django.core.exceptions import PermissionDenied
-from django.http import Http404
-
-from matches.errors import Forbidden, NotAuthenticated
+from matches.errors import Forbidden, NotAuthenticated, NotFound
 from matches.models import Match
 from tournament.models import Entry, Event, PlayerLink, Tournament, User
 
@@ -61,7 +58,13 @@ class Role:
         return self.side is not None
 
 
-class EventFinished(PermissionDenied):
+class NotAllowed(Forbidden):
+    """Not somebody who may act on this match (403): not a report about it, so not stored."""
+
+    default_code = "permission-denied"
+
+
+class EventFinished(NotAllowed):
     """A right link whose event is over: nothing more is reported, the page shows results.
 
     ``link`` is the player's link when known (the error page points to its results)."""
@@ -69,6 +72,13 @@ class EventFinished(PermissionDenied):
     def __init__(self, message: str, *, link: PlayerLink | None = None) -> None:
         super().__init__(message)
         self.link = link
+
+
+class LinkNotFound(NotFound):
+    """No player link has this key (404)."""
+
+    def __init__(self) -> None:
+        super().__init__("This link is not valid: ask your director for your link.")
 
 
 #: The characters of a report key (``secrets.token_urlsafe``).
@@ -85,7 +95,7 @@ def link_by_key(*, key: str) -> tuple[PlayerLink, bool]:
     unknown or replaced key."""
     key = (key or "").strip()
     if not _key_shape_ok(key):
-        raise Http404("This link is not valid: ask your director for your link.")
+        raise LinkNotFound()
     related = ("player", "tournament")
     link = PlayerLink.objects.select_related(*related).filter(key=key).first()
     if link is not None:
@@ -96,7 +106,7 @@ def link_by_key(*, key: str) -> tuple[PlayerLink, bool]:
         .first()
     )
     if entry is None:
-        raise Http404("This link is not valid: ask your director for your link.")
+        raise LinkNotFound()
     # Entries made by the services come with their player's link; one made another way
     # (a script, the shell) gets it now, keyed by the entry's own key.
     link, _ = PlayerLink.objects.select_related(*related).get_or_create(
@@ -115,7 +125,7 @@ def link_check_live(link: PlayerLink) -> None:
     )
     finished = Event.Status.FINISHED
     if entries and all(status == Entry.Status.WITHDRAWN for status, _ in entries):
-        raise PermissionDenied(
+        raise NotAllowed(
             "This link has expired: you have withdrawn from the event. "
             "Ask your director if this is a mistake."
         )
@@ -131,7 +141,7 @@ def entry_may_report(entry: Entry, link: PlayerLink | None = None) -> None:
     if entry.event.status == Event.Status.FINISHED:
         raise EventFinished("This event is finished: nothing more can be reported.", link=link)
     if entry.status == Entry.Status.WITHDRAWN:
-        raise PermissionDenied("This report link has expired: the player has withdrawn.")
+        raise NotAllowed("This report link has expired: the player has withdrawn.")
 
 
 def is_director(*, user: User | None, tournament_id: int) -> bool:
@@ -160,7 +170,7 @@ def match_role(*, match: Match, actor: Actor) -> Role:
     if actor.entry is not None:
         side = sides.get(actor.entry.pk)
         if side is None:
-            raise PermissionDenied("This report link is for another match.")
+            raise NotAllowed("This report link is for another match.")
         return Role(side=side, entry_id=actor.entry.pk, director=False)
     user = actor.user
     assert user is not None
@@ -174,7 +184,7 @@ def match_role(*, match: Match, actor: Actor) -> Role:
             return Role(side=sides[mine], entry_id=mine, director=False)
     if is_director(user=user, tournament_id=match.event.tournament_id):
         return Role(side=None, entry_id=None, director=True)
-    raise PermissionDenied("Only the match's players and the tournament's directors may do this.")
+    raise NotAllowed("Only the match's players and the tournament's directors may do this.")
 
 
 def _key_role(match: Match, key: str) -> Role:
@@ -183,9 +193,9 @@ def _key_role(match: Match, key: str) -> Role:
     for side, entry in ((1, match.entry1), (2, match.entry2)):
         if entry is not None and hmac.compare_digest(entry.report_key.encode(), given):
             if match.event.status == Event.Status.FINISHED:
-                raise PermissionDenied("This report link has expired: the event is finished.")
+                raise NotAllowed("This report link has expired: the event is finished.")
             if entry.status == Entry.Status.WITHDRAWN:
-                raise PermissionDenied("This report link has expired: the player has withdrawn.")
+                raise NotAllowed("This report link has expired: the player has withdrawn.")
             return Role(side=side, entry_id=entry.pk, director=False)
     players = {
         entry.player_id: (side, entry)
@@ -204,11 +214,11 @@ def _key_role(match: Match, key: str) -> Role:
     if owner is not None:
         side, entry = players[owner]
         if match.event.status == Event.Status.FINISHED:
-            raise PermissionDenied("This report link has expired: the event is finished.")
+            raise NotAllowed("This report link has expired: the event is finished.")
         if entry.status == Entry.Status.WITHDRAWN:
-            raise PermissionDenied("This report link has expired: the player has withdrawn.")
+            raise NotAllowed("This report link has expired: the player has withdrawn.")
         return Role(side=side, entry_id=entry.pk, director=False)
-    raise PermissionDenied("This report link is not valid for this match.")
+    raise NotAllowed("This report link is not valid for this match.")
 
 
 def director_reader_role(*, match: Match, actor: Actor) -> Role:
@@ -220,7 +230,7 @@ def director_reader_role(*, match: Match, actor: Actor) -> Role:
         user=actor.user, tournament_id=match.event.tournament_id
     ):
         return Role(side=None, entry_id=None, director=True)
-    raise PermissionDenied("Only the tournament's directors may do this.")
+    raise NotAllowed("Only the tournament's directors may do this.")
 
 
 def director_role(*, match: Match, actor: Actor) -> Role:

@@ -15,13 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, connections, router, transaction
-from django.http import Http404
 
-from matches.errors import REFUSALS, AppError, Conflict, NotAuthenticated
+from matches.errors import REFUSALS, AppError, Conflict, NotAuthenticated, NotFound
 from matches.models import Game, Match, Submission
 from matches.rows import match_locked, row_insert, row_update
 from matches.rules.errors import RulesError
-from matches.services.access import Actor, Role, match_role
+from matches.services.access import Actor, NotAllowed, Role, match_role
 from matches.services.report_budget import rejected_submission_trim
 from matches.signals import announce_match_changed, announce_match_completed
 
@@ -113,6 +112,13 @@ def _jsonable(value: Any) -> Any:
     return storable(str(value))
 
 
+class MatchNotFound(NotFound):
+    """No match has this id (404)."""
+
+    def __init__(self) -> None:
+        super().__init__("Not found.")
+
+
 #: Match primary keys are 64-bit: a larger id names no match (and must not reach SQL).
 ID_MAX = 2**63 - 1
 
@@ -125,7 +131,7 @@ def match_lock(*, match_id: int) -> Match:
     """
     match = match_locked(match_id) if 0 < match_id <= ID_MAX else None
     if match is None:
-        raise Http404("No Match matches the given query.")
+        raise MatchNotFound()
     return match
 
 
@@ -215,7 +221,7 @@ def submission_run(
                         outcome = decide(match, role)
                 else:
                     outcome = decide(match, role)
-            except NotAuthenticated:  # nobody to report as: not a report about the match
+            except (NotAuthenticated, NotAllowed):  # not a report about the match
                 raise
             except REFUSALS as exc:  # stored as rejected; anything else is a bug: it propagates
                 if undoable:
@@ -271,11 +277,7 @@ def _apply(match: Match, outcome: Outcome, submission: Submission) -> None:
     if outcome.completed:
         announce_match_completed(match.pk, match.event_id)
     if outcome.games_after is not None and outcome.error is None:
-        games = match.games.all()  # what match.games.all() answers from now on, as a prefetch
-        games._result_cache = outcome.games_after
-        # Django's own prefetch state, which the stubs do not declare.
-        games._prefetch_done = True  # type: ignore[attr-defined]
-        match._prefetched_objects_cache = {"games": games}  # type: ignore[attr-defined]
+        match.games_after = outcome.games_after
         winner = Match._meta.get_field("winner")
         if match.winner_id is not None and not winner.is_cached(match):
             match.winner = match.entry1 if match.winner_id == match.entry1_id else match.entry2

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.shortcuts import get_object_or_404
 
 from matches.errors import AppError, Conflict, Invalid
 from matches.game_moves import encode_moves
@@ -27,7 +26,7 @@ from matches.rules.matfile import decode
 from matches.rules.record import Double, Drop, GameRecord, MatchRecord, RollPlay, Take, replay_game
 from matches.selectors import match_rules
 from matches.services.access import Actor, match_role
-from matches.services.ledger import RequestMeta, submission_reject, submission_run
+from matches.services.ledger import MatchNotFound, RequestMeta, submission_reject, submission_run
 from matches.services.reporting import SideGame, whole_match_decide
 
 #: The largest match file accepted, in bytes (a long 25-point match is about 60 kB).
@@ -203,9 +202,13 @@ def record_upload(
     swap: bool | None = None,
 ) -> Match:
     """Report a whole match by its file; the engine replays it before anything is stored."""
-    match = get_object_or_404(
-        Match.objects.select_related("event", "entry1__player", "entry2__player"), pk=match_id
+    match = (
+        Match.objects.select_related("event", "entry1__player", "entry2__player")
+        .filter(pk=match_id)
+        .first()
     )
+    if match is None:
+        raise MatchNotFound()
     match_role(match=match, actor=actor)  # 401/403 before the file is even read
     text = decode(data)
     common: dict[str, Any] = {

@@ -15,8 +15,8 @@ from django import forms as django_forms
 from django.test import Client
 
 from tests.factories import EntryFactory, EventFactory, TournamentFactory, UserFactory
-from tournament.api.errors import DomainError
 from tournament.console.forms import EventSettingsForm, TournamentSettingsForm
+from tournament.errors import DomainError
 from tournament.models import Event, Round, Tournament
 from tournament.public.caching import clear_caches
 from tournament.services.draws import draw_make

@@ -12,7 +12,7 @@ from matches.models import Match
 from tests.console.test_player_links import make_weekend
 from tests.factories import UserFactory
 from tournament import services
-from tournament.api.errors import DomainError
+from tournament.errors import DomainError
 from tournament.models import Entry, Event, Player
 from tournament.services.entries import entry_withdraw_undo
 

@@ -11,7 +11,7 @@ from django.core import mail
 
 from matches.models import Match, Submission
 from tests.factories import MatchFactory, TournamentFactory, UserFactory
-from tournament.api.errors import DomainError
+from tournament.errors import DomainError
 from tournament.models import Event
 from tournament.services.deadlines import (
     Action,

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
 from matches.models import Game, Match
 from matches.rules.errors import RulesError
+from matches.services.access import NotAllowed
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
 from matches.services.reporting import GameInput, game_report, match_report
 from tests.matches.conftest import META, Table
-from tournament.api.errors import Conflict, DomainError
+from tournament.errors import Conflict, DomainError
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +39,7 @@ def test_the_opponent_disputes_and_the_director_upholds(
     with pytest.raises(Conflict) as confirm:
         match_confirm(match_id=match.pk, actor=table.link2, meta=META)
     assert confirm.value.error_code == "nothing-to-confirm"
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         match_resolve(match_id=match.pk, actor=table.link1, meta=META)
     with django_capture_on_commit_callbacks(execute=True):
         match = match_resolve(

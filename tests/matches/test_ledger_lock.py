@@ -2,20 +2,19 @@
 
 One SELECT locks the match (FOR NO KEY UPDATE on PostgreSQL) and loads what access
 checks and the answer read, equal to what the ORM loads; the submission's version is
-computed in its INSERT and read back with the row. No statement is left prepared on the connection, so PgBouncer
-in transaction pooling (deploy/DEPLOY.md) can hand it to another client.
+computed in its INSERT and read back with the row. (Which statements are prepared on the
+connection: ``test_prepared_statements.py``.)
 """
 
 from __future__ import annotations
 
 import pytest
 from django.db import connection, transaction
-from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 
 from matches.models import Game, Match, Submission
 from matches.selectors import match_every_game
-from matches.services.ledger import match_lock
+from matches.services.ledger import MatchNotFound, match_lock
 from matches.services.reporting import GameInput, game_report
 from tests.matches.conftest import META, Table
 
@@ -65,7 +64,7 @@ def test_the_locked_match_and_its_rows_equal_what_the_orm_loads(table: Table) ->
 
 @pytest.mark.parametrize("match_id", [0, -1, 2**63, 10**30])
 def test_no_such_match_is_404(db: None, match_id: int) -> None:
-    with transaction.atomic(), pytest.raises(Http404):
+    with transaction.atomic(), pytest.raises(MatchNotFound):
         match_lock(match_id=match_id)
 
 
@@ -86,14 +85,3 @@ def test_submission_versions_come_from_the_insert_and_are_read_back(table: Table
     )
     assert versions == [1, 2]
     assert Match.objects.get(pk=table.match.pk).score1 == 2
-
-
-@pytest.mark.services
-def test_reports_leave_no_prepared_statement_on_the_connection(table: Table) -> None:
-    for _ in range(5):
-        game_report(
-            match_id=table.match.pk, actor=table.link1, game=GameInput(winner=table.p1), meta=META
-        )
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT name, statement FROM pg_prepared_statements")
-        assert cursor.fetchall() == []

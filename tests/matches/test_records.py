@@ -13,7 +13,7 @@ from matches.rules.errors import RulesError
 from matches.services.records import record_upload
 from tests.factories import PlayerFactory
 from tests.matches.conftest import META, Table, make_table
-from tournament.api.errors import DomainError
+from tournament.errors import DomainError
 
 pytestmark = pytest.mark.django_db
 

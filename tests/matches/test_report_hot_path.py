@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import JSONRenderer
 from rest_framework.serializers import Serializer
@@ -184,6 +186,22 @@ def test_the_answer_to_a_report_is_the_match_as_get_shows_it(table: Table) -> No
     assert answer.status_code == 201
     shown = APIClient().get(f"/api/matches/{table.match.pk}/")
     assert answer.content == shown.content
+
+
+def test_the_answer_to_a_report_reads_neither_the_match_nor_its_games_again(table: Table) -> None:
+    """The ledger hands the games over with the match (``Match.games_after``): the answer
+    is built from them, with no second read of the match or its games."""
+    client = APIClient()
+    client.credentials(HTTP_X_REPORT_KEY=table.match.entry1.report_key)  # type: ignore[union-attr]
+    url = f"/api/matches/{table.match.pk}/games/"
+    client.post(url, {"winner": table.p1, "cube": 2}, format="json")
+    with CaptureQueriesContext(connection) as queries:
+        answer = client.post(url, {"winner": table.p2, "game_number": 2}, format="json")
+    assert answer.status_code == 201
+    assert [g["number"] for g in answer.json()["games"]] == [1, 2]
+    reads = [q["sql"] for q in queries if q["sql"].startswith("SELECT")]
+    assert len([s for s in reads if 'FROM "matches_match"' in s]) == 1, reads  # the lock
+    assert len([s for s in reads if 'FROM "matches_game"' in s]) == 1, reads  # the decision's
 
 
 # ---- parsing: one shared validator per report serializer -----------------------------

@@ -5,18 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from django.core.exceptions import PermissionDenied
 
 from matches.errors import Forbidden, NotAuthenticated
 from matches.models import Game, Match, Submission
 from matches.rules.errors import RulesError
-from matches.services.access import Actor
+from matches.services.access import Actor, NotAllowed
 from matches.services.confirmation import match_confirm
 from matches.services.reporting import DoubleInput, GameInput, game_report, match_report
 from matches.signals import match_changed, match_completed
 from tests.factories import EventFactory, MatchFactory, PlayerFactory, UserFactory
 from tests.matches.conftest import META, Table, make_table
-from tournament.api.errors import Conflict, DomainError
+from tournament.errors import Conflict, DomainError
 
 pytestmark = pytest.mark.django_db
 
@@ -212,9 +211,9 @@ def test_who_may_report(table: Table) -> None:
     other = MatchFactory()
     foreign_director = UserFactory()
     EventFactory(tournament__director=foreign_director)
-    refused(PermissionDenied, report, table, Actor(entry=other.entry1), table.p1)
-    refused(PermissionDenied, report, table, Actor(user=foreign_director), table.p1)
-    refused(PermissionDenied, report, table, Actor(user=UserFactory()), table.p1)
+    refused(NotAllowed, report, table, Actor(entry=other.entry1), table.p1)
+    refused(NotAllowed, report, table, Actor(user=foreign_director), table.p1)
+    refused(NotAllowed, report, table, Actor(user=UserFactory()), table.p1)
     refused(NotAuthenticated, report, table, Actor(), table.p1)
     assert not Submission.objects.filter(match=table.match).exists()
     # A player's own account acts as that player.

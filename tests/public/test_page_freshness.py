@@ -6,7 +6,7 @@ import pytest
 
 from tests.factories import EntryFactory, EventFactory, TournamentFactory
 from tournament import services
-from tournament.api.errors import DomainError
+from tournament.errors import DomainError
 from tournament.public.caching import clear_caches
 
 pytestmark = pytest.mark.django_db

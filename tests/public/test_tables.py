@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from matches.models import Match
 from tests.public.builders import elimination, play_game
-from tournament.api.errors import DomainError
+from tournament.errors import DomainError
 from tournament.models import Round
 from tournament.public.caching import clear_caches
 from tournament.services.tables import match_table_set, round_tables_assign

@@ -8,7 +8,7 @@ import pytest
 from matches.models import Match
 from tests.resilience.concurrency import run_at_once
 from tests.resilience.world import build_world
-from tournament.api.errors import DomainError
+from tournament.errors import DomainError
 from tournament.services.tables import match_table_set, round_tables_assign
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]

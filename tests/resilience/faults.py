@@ -81,7 +81,7 @@ def broker_and_cache(url: str) -> Iterator[None]:
     old = app.conf.broker_url
     caches = {
         "default": {
-            "BACKEND": "tournament.redis_cache.ReusingRedisCache",
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": url,
             "KEY_PREFIX": settings.CACHES["default"].get("KEY_PREFIX", ""),
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},

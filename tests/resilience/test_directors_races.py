@@ -7,7 +7,7 @@ import pytest
 
 from tests.factories import TournamentFactory, UserFactory
 from tests.resilience.concurrency import run_at_once
-from tournament.api.errors import DomainError
+from tournament.errors import DomainError
 from tournament.services.directors import tournament_director_remove
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]

@@ -6,7 +6,7 @@ import pytest
 
 from matches.models import Match
 from tests.factories import PlayerFactory
-from tournament.api.errors import DomainError
+from tournament.errors import DomainError
 from tournament.formats.draw import rerun, verify
 from tournament.models import Entry, Event, Round
 from tournament.services import draw_make, entry_register, event_create

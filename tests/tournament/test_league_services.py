@@ -8,7 +8,7 @@ import pytest
 
 from matches.models import Match
 from tests.factories import PlayerFactory
-from tournament.api.errors import DomainError
+from tournament.errors import DomainError
 from tournament.models import Entry, Event, Round
 from tournament.selectors import standings
 from tournament.services import (

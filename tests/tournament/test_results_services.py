@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from matches.models import Game, Match, Submission
-from tournament.api.errors import DomainError
+from tournament.errors import DomainError
 from tournament.models import Entry, Event
 from tournament.services import (
     draw_make,

@@ -1,7 +1,8 @@
 """One handler turns every API error into ``{"code", "message", "detail"}`` (see api.md).
 
-The application's own refusals are :class:`matches.errors.AppError`; ``DomainError`` and
-``Conflict`` are kept here under their old names for the services that raise them.
+The application's own refusals are :class:`matches.errors.AppError`; the services take
+``DomainError`` and ``Conflict`` from :mod:`tournament.errors` (re-exported here for code
+that still imports them from this module).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from matches.errors import AppError, Conflict, Invalid
+from matches.errors import AppError
 from matches.rules.errors import RulesError
+from tournament.errors import Conflict, DomainError
 
 __all__ = ["AppError", "Conflict", "DomainError", "exception_handler"]
 
@@ -28,10 +30,6 @@ log = logging.getLogger(__name__)
 #: SQLSTATE class 40, "transaction rollback": a deadlock (40P01) or a serialization
 #: failure (40001). The database is fine; this transaction lost a race and was undone.
 TRANSACTION_ROLLBACK = "40"
-
-
-#: A business rule refused the request (HTTP 400 unless ``status_code`` says otherwise).
-DomainError = Invalid
 
 
 def _first_message(detail: Any) -> str:

@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from tournament import selectors, services
 from tournament.api import serializers as io
 from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView, _get
-from tournament.api.errors import DomainError
+from tournament.errors import DomainError
 from tournament.models import Event, Tournament
 from tournament.services.common import refuse
 

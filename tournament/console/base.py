@@ -3,7 +3,7 @@
 The views are thin: they parse a form, check access, call a service, render.
 Access: every page needs a login; a tournament is found only among those the user
 directs (staff see all), so another tournament's pages answer 404. A service's
-refusal (``DomainError``) is shown next to the field it names, with HTTP 400.
+refusal (an ``AppError`` or a rules error) is shown next to the field it names, with HTTP 400.
 Pages work without JavaScript; htmx only swaps a row or refreshes the grid in place.
 """
 
@@ -16,7 +16,6 @@ from django import forms as django_forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
-from rest_framework.exceptions import APIException
 
 from matches.errors import REFUSALS, AppError, refusal_text
 from matches.rules.errors import RulesError
@@ -33,9 +32,7 @@ def _is_htmx(request: HttpRequest) -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
-def _service_error_message(
-    exc: AppError | RulesError | APIException | ValidationError,
-) -> tuple[str | None, str]:
+def _service_error_message(exc: AppError | RulesError | ValidationError) -> tuple[str | None, str]:
     """The field a refusal names (if any) and its message for a person."""
     if isinstance(exc, ValidationError):
         if hasattr(exc, "error_dict"):
@@ -45,9 +42,7 @@ def _service_error_message(
     if isinstance(exc, AppError):
         named = exc.detail.get("field")
         return (str(named) if named else None), exc.message
-    if isinstance(exc, RulesError):
-        return None, refusal_text(exc)
-    return None, str(exc.detail)
+    return None, refusal_text(exc)
 
 
 #: Refusals that a tick box on the form can overrule (the form's ``ask_to_confirm`` shows it).
@@ -60,7 +55,7 @@ def call_service[T](
     """Run ``service``; on a refusal put its message on ``form`` (or return None silently)."""
     try:
         return service(**kwargs)
-    except (*REFUSALS, APIException, ValidationError) as exc:
+    except (*REFUSALS, ValidationError) as exc:
         field, message = _service_error_message(exc)
         if form is not None:
             form.add_error(field if field in form.fields else None, message)
@@ -73,7 +68,7 @@ def _refusal[T](request: HttpRequest, service: Callable[..., T], **kwargs: Any) 
     """Run ``service`` for a button without a form; a refusal becomes an error message."""
     try:
         return service(**kwargs)
-    except (*REFUSALS, APIException, ValidationError) as exc:
+    except (*REFUSALS, ValidationError) as exc:
         _, message = _service_error_message(exc)
         messages.error(request, message)
         return None

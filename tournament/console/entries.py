@@ -9,7 +9,6 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
-from rest_framework.exceptions import APIException
 
 from matches.errors import REFUSALS
 from tournament.console import forms, selectors
@@ -77,7 +76,7 @@ def entry_check_in_toggle(
             entry = entry_check_in(entry=entry, by=request.user)
         else:
             entry = entry_check_in_undo(entry=entry, by=request.user)
-    except (*REFUSALS, APIException, ValidationError) as exc:
+    except (*REFUSALS, ValidationError) as exc:
         error = _service_error_message(exc)[1]
     if _is_htmx(request):
         context = {

@@ -10,7 +10,6 @@ from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from rest_framework.exceptions import APIException
 
 from matches.errors import REFUSALS
 from tournament.console import forms, selectors
@@ -101,7 +100,7 @@ def event_settings(request: AuthenticatedHttpRequest, slug: str, event_slug: str
                 deadline_rule=data["deadline_rule"],
                 start_matches=data["start_matches"] or KEEP,
             )
-        except (*REFUSALS, APIException, ValidationError) as exc:
+        except (*REFUSALS, ValidationError) as exc:
             field, message = _service_error_message(exc)
             form.add_error(form.field_for(field), message)
         else:

@@ -12,7 +12,6 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
-from rest_framework.exceptions import APIException
 
 from matches.errors import REFUSALS, invalid_input
 from matches.models import Submission
@@ -281,7 +280,7 @@ def match_games(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> 
             match_result_enter(
                 match=match, games=games, by=request.user, meta=request_meta(request)
             )
-        except (*REFUSALS, APIException, ValidationError) as exc:
+        except (*REFUSALS, ValidationError) as exc:
             refusal = _service_error_message(exc)[1]
         else:
             messages.success(request, "Result saved.")

@@ -35,6 +35,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from matches.rules.match import MatchRules, MatchState
+
 type Phase = Literal["pre-crawford", "crawford", "post-crawford", "over"]
 
 #: Largest distance from the end of a match the table holds.
@@ -142,6 +144,10 @@ def chances(
     away1, away2 = length - score1, length - score2
     phase: Phase = "pre-crawford"
     if (away1 == 1) != (away2 == 1):
-        phase = "crawford" if crawford and not crawford_played else "post-crawford"
+        # The engine says whether a game at this score is the Crawford game (the rule on,
+        # exactly one side 1-away); it is, unless the match's Crawford game was played.
+        state = MatchState.start(length, (score1, score2))
+        due = state.is_crawford_game(MatchRules(length=length, crawford=crawford))
+        phase = "crawford" if due and not crawford_played else "post-crawford"
     first = away_chance(away1, away2, phase=phase)
     return MatchChances(first, 1.0 - first, phase)

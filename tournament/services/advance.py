@@ -20,7 +20,7 @@ from matches.services.access import Actor
 from matches.services.decisions import match_decide_without_play, match_reopen, system_role
 from matches.services.ledger import RequestMeta
 from matches.signals import announce_match_changed
-from tournament.api.errors import Conflict
+from tournament.errors import Conflict
 from tournament.models import Entry, Event, Round
 from tournament.notifications import notify_on_commit
 from tournament.services.auto_start import round_open, starts_each_match

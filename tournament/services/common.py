@@ -9,7 +9,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
-from tournament.api.errors import DomainError
+from tournament.errors import DomainError
 from tournament.formats.errors import FormatError
 from tournament.models import Entry, Event
 

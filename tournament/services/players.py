@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from tournament import page_cache
-from tournament.api.errors import DomainError
+from tournament.errors import DomainError
 from tournament.models import Event, Player, User
 from tournament.services.common import refuse
 
