@@ -24,6 +24,7 @@ from tournament.services.auto_start import round_open, starts_each_match
 from tournament.services.brackets import Outcome, Router, Seat
 from tournament.services.common import ACTIVE, event_lock, refuse
 from tournament.services.player_links import player_link_ensure
+from tournament.services.tables import opened_tables_on_commit
 
 LEAGUE_FORMATS = (Event.Format.SWISS, Event.Format.ROUND_ROBIN)
 IN_PLAY = (Match.Status.PLAYING, Match.Status.REPORTED, Match.Status.DISPUTED)
@@ -380,4 +381,5 @@ class BracketMover:
                     league_finish_if_done(event)
         for event_id, match_id in self._changed.items():
             announce_match_changed(match_id, event_id)
+        opened_tables_on_commit(self.ready)
         notify_on_commit(self.ready)
