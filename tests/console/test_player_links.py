@@ -14,7 +14,7 @@ from matches.models import Match
 from tests.browser.scenario import decide
 from tests.factories import UserFactory
 from tournament import services
-from tournament.models import Entry, Event, PlayerLink, Round, Tournament, User
+from tournament.models import Entry, Event, PlayerLink, Tournament, User
 
 pytestmark = pytest.mark.django_db
 
@@ -108,7 +108,8 @@ def test_one_link_shows_the_consolation_match_after_a_main_loss(
     url = links[loser.name]
     player = Client()
     before = player.get(url).content.decode()
-    assert "Main, Round 1" in before or "Main, " in before
+    assert "Main, Quarter-final: your next match" in before
+    assert "Report game 1" in before
     with django_capture_on_commit_callbacks(execute=True):
         decide(first, 1, seed=1, director=weekend.director)
     page = player.get(url)
@@ -199,10 +200,25 @@ def test_email_all_queues_each_link_and_tells_the_counts(
     assert len(mailoutbox) == 7  # sent once per key
 
 
-def test_rounds_not_started_by_hand_in_by_round_mode(weekend: Weekend) -> None:
-    r1 = weekend.main.rounds.get(number=1)
-    assert r1.status == Round.Status.PENDING
-    assert not Match.objects.filter(status=Match.Status.READY).exists()
+def test_by_round_a_drawn_match_waits_on_the_link_until_the_director_starts_it(
+    director: Client, weekend: Weekend
+) -> None:
+    """By round: the draw opens nothing; the player's link shows the match to come, with
+    no form to report it, until the director starts the round."""
+    links = console_links(director, "links")
+    first = Match.objects.filter(event=weekend.main, round__number=1).order_by("slot").first()
+    url = links[first.entry1.player.name]
+    before = Client().get(url).content.decode()
+    assert (
+        f"Main, Quarter-final (3 points): v {first.entry2.player.name}, "
+        "when the director starts the round"
+    ) in before
+    assert "Report game 1" not in before
+    assert "<form" not in before.split("<main", 1)[1]
+    services.round_start(round_=weekend.main.rounds.get(number=1))
+    after = Client().get(url).content.decode()
+    assert "Main, Quarter-final: your next match" in after
+    assert "Report game 1" in after
 
 
 def test_slips_carry_the_links_for_directors_only(
