@@ -259,3 +259,58 @@ def test_the_data_migration_keeps_each_players_first_entry_key(weekend: Weekend)
     links = dict(PlayerLink.objects.values_list("player_id", "key"))
     assert links == first_keys
     assert Client().get(f"/r/{first_keys[player.pk]}/").status_code == 200
+
+
+def _qr_path(svg: str) -> str:
+    """The modules of a QR code's ``<svg>``: segno draws them as one path."""
+    found = re.findall(r'<path[^>]* d="([^"]+)"', svg)
+    assert len(found) == 1, svg[:300]
+    return found[0]
+
+
+def test_each_qr_code_encodes_its_players_link(director: Client, weekend: Weekend) -> None:
+    """The QR code on a card is the code of the address printed beside it: the same
+    modules as segno draws for that address (error correction M, as on the page), and
+    not those of another player's address."""
+    import segno
+
+    body = director.get("/director/t/links/player-links/").content.decode()
+    links = console_links(director, "links")
+    cards = dict(
+        re.findall(
+            r'<li class="link-card" id="player-(\d+)">\s*<div class="link-qr">(.*?)</div>',
+            body,
+            re.S,
+        )
+    )
+    assert len(cards) == 8
+    expected = {
+        url: _qr_path(segno.make(url, error="m", micro=False).svg_inline(scale=3))
+        for url in links.values()
+    }
+    assert len(set(expected.values())) == 8
+    for link in PlayerLink.objects.filter(tournament=weekend.tournament).select_related("player"):
+        url = links[link.player.name]
+        assert url == f"http://testserver/r/{link.key}/"
+        assert _qr_path(cards[str(link.player_id)]) == expected[url], link.player.name
+
+
+def test_email_all_after_a_new_link_sends_the_new_one(
+    director: Client, weekend: Weekend, mailoutbox: list, django_capture_on_commit_callbacks
+) -> None:
+    """A link replaced after "Email all" is mailed again by the next "Email all" (its key is
+    new), and only it: the others were sent already."""
+    with django_capture_on_commit_callbacks(execute=True):
+        director.post("/director/t/links/player-links/email/")
+    assert len(mailoutbox) == 7
+    link = PlayerLink.objects.get(tournament=weekend.tournament, player__email="p2@example.org")
+    old = link.key
+    director.post(f"/director/t/links/player-links/{link.player_id}/regenerate/")
+    link.refresh_from_db()
+    assert link.key != old
+    mailoutbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        director.post("/director/t/links/player-links/email/")
+    assert [m.to for m in mailoutbox] == [["p2@example.org"]]
+    assert f"/r/{link.key}/" in mailoutbox[0].body
+    assert f"/r/{old}/" not in mailoutbox[0].body
