@@ -117,10 +117,11 @@ def round_tables_assign(*, round_: Round, by: User | None = None) -> list[Match]
 
 def opened_tables_on_commit(match_ids: Iterable[int]) -> None:
     """Once the caller's transaction commits, seat the matches it opened by themselves
-    (auto-start, a player seated in a started round) at tables: see ``opened_tables_assign``."""
+    (auto-start, a player seated in a started round) at tables: see ``opened_tables_assign``.
+    A failure there is logged, not raised: the matches are open, only without a table."""
     ids = list(match_ids)
     if ids:
-        transaction.on_commit(lambda: opened_tables_assign(match_ids=ids))
+        transaction.on_commit(lambda: opened_tables_assign(match_ids=ids), robust=True)
 
 
 def opened_tables_assign(*, match_ids: Iterable[int]) -> list[Match]:
