@@ -160,7 +160,7 @@ def test_a_bye_gets_no_table():
 
 
 def test_a_match_that_opens_by_itself_gets_the_lowest_free_table(
-    django_capture_on_commit_callbacks,
+    django_capture_on_commit_callbacks, eager_tasks
 ):
     """Auto-start: once the director has numbered round 1, a round-2 match that opens
     when its second player arrives is given the lowest table no unfinished match holds;
@@ -185,7 +185,9 @@ def test_a_match_that_opens_by_itself_gets_the_lowest_free_table(
     )
 
 
-def test_a_tournament_that_never_numbers_tables_gets_none(django_capture_on_commit_callbacks):
+def test_a_tournament_that_never_numbers_tables_gets_none(
+    django_capture_on_commit_callbacks, eager_tasks
+):
     from tests.browser.scenario import decide
     from tests.console.test_player_links import make_weekend
 
