@@ -25,7 +25,7 @@ from django.db.models.functions import Coalesce
 from matches.models import Game, Match
 from matches.selectors import match_crawford_game_number
 from tournament.formats import standings as ranking
-from tournament.models import Draw, Entry, Event, Player, Round, Tournament, User
+from tournament.models import Draw, Entry, Event, Player, PlayerLink, Round, Tournament, User
 
 # ---- access ---------------------------------------------------------------------------
 
@@ -145,6 +145,15 @@ def event_detail(event_id: int) -> Event:
 def entry_list(event: Event) -> QuerySet[Entry]:
     """An event's entries with their players, by seed then name."""
     return event.entries.select_related("player").order_by("seed", "player__name", "id")
+
+
+def player_link_keys(tournament_id: int, player_ids: Iterable[int]) -> dict[int, str]:
+    """Player id -> the key of their private link in the tournament, in one query."""
+    return dict(
+        PlayerLink.objects.filter(tournament_id=tournament_id, player_id__in=list(player_ids))
+        .order_by()
+        .values_list("player_id", "key")
+    )
 
 
 # ---- matches -----------------------------------------------------------------------

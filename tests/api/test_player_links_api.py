@@ -77,3 +77,61 @@ def services_regenerate(link: PlayerLink) -> PlayerLink:
     from tournament.services.player_links import player_link_regenerate
 
     return player_link_regenerate(link=link)
+
+
+def test_an_entry_carries_the_players_link_for_the_tournaments_directors_only(
+    weekend: Weekend,
+) -> None:
+    url = f"/api/events/{weekend.main.pk}/entries/"
+    keys = dict(
+        PlayerLink.objects.filter(tournament=weekend.tournament).values_list("player_id", "key")
+    )
+    rows = token_client(weekend.director).get(url).json()
+    assert len(rows) == 8
+    for row in rows:
+        assert row["link_key"] == keys[row["player"]]
+        assert row["link"] == f"http://testserver/r/{keys[row['player']]}/"
+    # Anyone else: no link, no key; a director of another tournament neither, nor a
+    # player with an account (one of the entered players).
+    other_director = UserFactory()
+    services.tournament_create(name="Elsewhere", slug="elsewhere", director=other_director)
+    entered = PlayerLink.objects.filter(tournament=weekend.tournament).first().player
+    entered.user = UserFactory()
+    entered.save(update_fields=["user"])
+    for caller in (None, other_director, entered.user):
+        answer = token_client(caller).get(url)
+        assert answer.status_code == 200
+        assert all(row["link"] is None and row["link_key"] is None for row in answer.json())
+        assert not any(key in answer.content.decode() for key in keys.values())
+    # The entry answers of the director's writes carry it too.
+    entry = weekend.main.entries.order_by("pk").first()
+    withdrawn = token_client(weekend.director).post(f"/api/entries/{entry.pk}/withdraw/")
+    assert withdrawn.status_code == 200, withdrawn.content
+    assert withdrawn.json()["link_key"] == keys[entry.player_id]
+    side = services.event_create(tournament=weekend.tournament, name="Side", slug="side")
+    added = token_client(weekend.director).post(
+        f"/api/events/{side.pk}/entries/", {"player": entry.player_id}, format="json"
+    )
+    assert added.status_code == 201, added.content
+    assert added.json()["link"] == f"http://testserver/r/{keys[entry.player_id]}/"
+
+
+def test_the_entry_list_reads_the_links_in_one_query_however_many_entries(
+    weekend: Weekend,
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    side = services.event_create(tournament=weekend.tournament, name="Side", slug="side")
+    client = token_client(weekend.director)
+    counts = {}
+    for size in (20, 60):
+        while side.entries.count() < size:
+            player = services.player_create(name=f"Side player {side.entries.count()}")
+            services.entry_register(event=side, player=player)
+        with CaptureQueriesContext(connection) as ctx:
+            rows = client.get(f"/api/events/{side.pk}/entries/").json()
+        assert len(rows) == size
+        assert all(row["link_key"] for row in rows)
+        counts[size] = len(ctx.captured_queries)
+    assert counts[20] == counts[60], counts

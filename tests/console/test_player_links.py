@@ -14,7 +14,7 @@ from matches.models import Match
 from tests.browser.scenario import decide
 from tests.factories import UserFactory
 from tournament import services
-from tournament.models import Entry, Event, PlayerLink, Round, Tournament, User
+from tournament.models import Entry, Event, PlayerLink, Tournament, User
 
 pytestmark = pytest.mark.django_db
 
@@ -108,7 +108,8 @@ def test_one_link_shows_the_consolation_match_after_a_main_loss(
     url = links[loser.name]
     player = Client()
     before = player.get(url).content.decode()
-    assert "Main, Round 1" in before or "Main, " in before
+    assert "Main, Quarter-final: your next match" in before
+    assert "Report game 1" in before
     with django_capture_on_commit_callbacks(execute=True):
         decide(first, 1, seed=1, director=weekend.director)
     page = player.get(url)
@@ -199,10 +200,25 @@ def test_email_all_queues_each_link_and_tells_the_counts(
     assert len(mailoutbox) == 7  # sent once per key
 
 
-def test_rounds_not_started_by_hand_in_by_round_mode(weekend: Weekend) -> None:
-    r1 = weekend.main.rounds.get(number=1)
-    assert r1.status == Round.Status.PENDING
-    assert not Match.objects.filter(status=Match.Status.READY).exists()
+def test_by_round_a_drawn_match_waits_on_the_link_until_the_director_starts_it(
+    director: Client, weekend: Weekend
+) -> None:
+    """By round: the draw opens nothing; the player's link shows the match to come, with
+    no form to report it, until the director starts the round."""
+    links = console_links(director, "links")
+    first = Match.objects.filter(event=weekend.main, round__number=1).order_by("slot").first()
+    url = links[first.entry1.player.name]
+    before = Client().get(url).content.decode()
+    assert (
+        f"Main, Quarter-final (3 points): v {first.entry2.player.name}, "
+        "when the director starts the round"
+    ) in before
+    assert "Report game 1" not in before
+    assert "<form" not in before.split("<main", 1)[1]
+    services.round_start(round_=weekend.main.rounds.get(number=1))
+    after = Client().get(url).content.decode()
+    assert "Main, Quarter-final: your next match" in after
+    assert "Report game 1" in after
 
 
 def test_slips_carry_the_links_for_directors_only(
@@ -243,3 +259,58 @@ def test_the_data_migration_keeps_each_players_first_entry_key(weekend: Weekend)
     links = dict(PlayerLink.objects.values_list("player_id", "key"))
     assert links == first_keys
     assert Client().get(f"/r/{first_keys[player.pk]}/").status_code == 200
+
+
+def _qr_path(svg: str) -> str:
+    """The modules of a QR code's ``<svg>``: segno draws them as one path."""
+    found = re.findall(r'<path[^>]* d="([^"]+)"', svg)
+    assert len(found) == 1, svg[:300]
+    return found[0]
+
+
+def test_each_qr_code_encodes_its_players_link(director: Client, weekend: Weekend) -> None:
+    """The QR code on a card is the code of the address printed beside it: the same
+    modules as segno draws for that address (error correction M, as on the page), and
+    not those of another player's address."""
+    import segno
+
+    body = director.get("/director/t/links/player-links/").content.decode()
+    links = console_links(director, "links")
+    cards = dict(
+        re.findall(
+            r'<li class="link-card" id="player-(\d+)">\s*<div class="link-qr">(.*?)</div>',
+            body,
+            re.S,
+        )
+    )
+    assert len(cards) == 8
+    expected = {
+        url: _qr_path(segno.make(url, error="m", micro=False).svg_inline(scale=3))
+        for url in links.values()
+    }
+    assert len(set(expected.values())) == 8
+    for link in PlayerLink.objects.filter(tournament=weekend.tournament).select_related("player"):
+        url = links[link.player.name]
+        assert url == f"http://testserver/r/{link.key}/"
+        assert _qr_path(cards[str(link.player_id)]) == expected[url], link.player.name
+
+
+def test_email_all_after_a_new_link_sends_the_new_one(
+    director: Client, weekend: Weekend, mailoutbox: list, django_capture_on_commit_callbacks
+) -> None:
+    """A link replaced after "Email all" is mailed again by the next "Email all" (its key is
+    new), and only it: the others were sent already."""
+    with django_capture_on_commit_callbacks(execute=True):
+        director.post("/director/t/links/player-links/email/")
+    assert len(mailoutbox) == 7
+    link = PlayerLink.objects.get(tournament=weekend.tournament, player__email="p2@example.org")
+    old = link.key
+    director.post(f"/director/t/links/player-links/{link.player_id}/regenerate/")
+    link.refresh_from_db()
+    assert link.key != old
+    mailoutbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        director.post("/director/t/links/player-links/email/")
+    assert [m.to for m in mailoutbox] == [["p2@example.org"]]
+    assert f"/r/{link.key}/" in mailoutbox[0].body
+    assert f"/r/{old}/" not in mailoutbox[0].body

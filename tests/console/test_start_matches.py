@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 
 import pytest
-from django.core import mail
 from django.test import Client, override_settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -193,7 +192,9 @@ def test_the_console_offers_the_setting_auto_first(client: Client) -> None:
     )
 
 
-def test_the_api_creates_and_changes_the_setting() -> None:
+def test_the_api_creates_and_changes_the_setting(
+    mailoutbox: list, django_capture_on_commit_callbacks
+) -> None:
     weekend = make_weekend()
     client = APIClient()
     token, _ = Token.objects.get_or_create(user=weekend.director)
@@ -209,15 +210,23 @@ def test_the_api_creates_and_changes_the_setting() -> None:
     bad = client.patch(f"/api/events/{weekend.main.pk}/", {"start_matches": "soon"}, format="json")
     assert bad.status_code == 400
     assert "start_matches" in bad.content.decode()
-    changed = client.patch(
-        f"/api/events/{weekend.main.pk}/", {"start_matches": "auto"}, format="json"
-    )
+    assert not mailoutbox
+    with django_capture_on_commit_callbacks(execute=True):
+        changed = client.patch(
+            f"/api/events/{weekend.main.pk}/", {"start_matches": "auto"}, format="json"
+        )
     assert changed.status_code == 200
     assert changed.json()["start_matches"] == "auto"
-    assert len(ready(weekend.main)) == 4
+    opened = Match.objects.filter(pk__in=ready(weekend.main)).select_related(
+        "entry1__player", "entry2__player"
+    )
+    assert len(opened) == 4
+    # The switch opened round 1: its players with an address (seven of eight) are told.
+    assert sorted(m.to[0] for m in mailoutbox) == sorted(
+        e.player.email for m in opened for e in (m.entry1, m.entry2) if e.player.email
+    )
     schema = client.get("/api/schema/").content.decode()
     assert "start_matches" in schema
-    assert mail.outbox is not None
 
 
 def test_by_round_the_event_page_says_which_matches_wait_for_start(

@@ -74,6 +74,45 @@ def test_undo_is_refused_once_a_walkover_gave_the_place_away(
     assert answer.json()["code"] == "place-given-away"
 
 
+def test_undo_after_the_draw_gives_the_place_back_while_it_is_still_theirs(
+    client: Client, django_capture_on_commit_callbacks
+) -> None:
+    """A round-1 winner withdrawn while their round-2 opponent is not known yet (no
+    walkover given) is taken back after the draw: they keep their seat, and the match
+    opens as usual when the opponent arrives."""
+    from tests.browser.scenario import decide
+
+    weekend = make_weekend()
+    services.round_start(round_=weekend.main.rounds.get(number=1))
+    first, second = Match.objects.filter(event=weekend.main, round__number=1).order_by("slot")[:2]
+    with django_capture_on_commit_callbacks(execute=True):
+        decide(first, 1, seed=1, director=weekend.director)
+    winner = Entry.objects.get(pk=first.entry1_id)
+    semi = Match.objects.get(event=weekend.main, round__number=2, slot=0)
+    assert semi.entry1_id == winner.pk
+    assert semi.entry2_id is None
+    client.force_login(weekend.director)
+    url = f"/director/t/links/events/main/entries/{winner.pk}/withdraw/"
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(url).status_code == 302
+    winner.refresh_from_db()
+    assert winner.status == Entry.Status.WITHDRAWN
+    with django_capture_on_commit_callbacks(execute=True):
+        page = client.post(f"{url}undo/", follow=True).content.decode()
+    assert f"{winner.player.name} is back in, registered." in page
+    winner.refresh_from_db()
+    assert winner.status == Entry.Status.REGISTERED
+    with django_capture_on_commit_callbacks(execute=True):
+        decide(second, 2, seed=2, director=weekend.director)
+    semi.refresh_from_db()
+    assert (semi.entry1_id, semi.entry2_id) == (winner.pk, second.entry2_id)
+    assert semi.status == Match.Status.PENDING  # by round: waits for Start, no walkover
+    assert semi.decision == ""
+    services.round_start(round_=weekend.main.rounds.get(number=2))
+    semi.refresh_from_db()
+    assert semi.status == Match.Status.READY
+
+
 def test_undo_is_refused_after_a_draw_made_without_them() -> None:
     director = UserFactory()
     t = services.tournament_create(name="Open", slug="open", director=director)

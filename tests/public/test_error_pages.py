@@ -44,7 +44,14 @@ def test_a_mistyped_private_link_gets_a_styled_page_that_says_what_to_do(client)
     assert page.status_code == 404
     assert STYLED in page.content
     assert b"This link is not valid: ask your director for your link." in page.content
-    assert b"404" not in page.content.split(b"<body")[1][:0]  # the styled page, not Django's
+    # The site's error page (its code, the message as the heading, a way on), not Django's.
+    assert b'<p class="error-code">Error 404</p>' in page.content
+    assert (
+        b'<h1 id="error-h">This link is not valid: ask your director for your link.</h1>'
+        in page.content
+    )
+    assert b'href="/">All tournaments</a>' in page.content
+    assert b"The requested resource was not found on this server." not in page.content
     assert b"Not Found</h1>" not in page.content
 
 

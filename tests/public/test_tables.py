@@ -157,3 +157,46 @@ def test_a_bye_gets_no_table():
     with pytest.raises(DomainError):
         match_table_set(match=bye, table=1)
     assert Round.objects.filter(event=main).exists()
+
+
+def test_a_match_that_opens_by_itself_gets_the_lowest_free_table(
+    django_capture_on_commit_callbacks, eager_tasks
+):
+    """Auto-start: once the director has numbered round 1, a round-2 match that opens
+    when its second player arrives is given the lowest table no unfinished match holds;
+    the Consolation match of the two losers too."""
+    from tests.browser.scenario import decide
+    from tests.console.test_player_links import make_weekend
+
+    with django_capture_on_commit_callbacks(execute=True):
+        weekend = make_weekend(start_matches="auto")
+    first, second, third, fourth = _ready(weekend.main)
+    round_tables_assign(round_=first.round)
+    with django_capture_on_commit_callbacks(execute=True):
+        decide(first, 1, seed=1, director=weekend.director)
+        decide(second, 2, seed=2, director=weekend.director)
+    semi = Match.objects.get(event=weekend.main, round__number=2, slot=0)
+    losers = Match.objects.get(event=weekend.consolation, round__number=1, slot=0)
+    assert semi.status == losers.status == Match.Status.READY
+    # Tables 1 and 2 are free again (their matches finished); 3 and 4 are in use.
+    assert sorted([semi.table, losers.table]) == [1, 2]
+    assert {third.pk: 3, fourth.pk: 4} == dict(
+        Match.objects.filter(pk__in=[third.pk, fourth.pk]).values_list("pk", "table")
+    )
+
+
+def test_a_tournament_that_never_numbers_tables_gets_none(
+    django_capture_on_commit_callbacks, eager_tasks
+):
+    from tests.browser.scenario import decide
+    from tests.console.test_player_links import make_weekend
+
+    with django_capture_on_commit_callbacks(execute=True):
+        weekend = make_weekend(start_matches="auto")
+    first, second, *_ = _ready(weekend.main)
+    with django_capture_on_commit_callbacks(execute=True):
+        decide(first, 1, seed=1, director=weekend.director)
+        decide(second, 2, seed=2, director=weekend.director)
+    assert not Match.objects.filter(event__tournament=weekend.main.tournament_id).exclude(
+        table=None
+    )

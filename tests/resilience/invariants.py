@@ -8,7 +8,8 @@ Written once, checked after every race, fault and load run (``assert_invariants`
 - games: no game number twice among a match's accepted games, numbered 1..n;
 - slots: each bracket slot (round, slot) is one match; an entry plays at most one
   match per round, and never against itself; a decided match's winner is one of
-  its players;
+  its players; a decided "play" or "score" result has its winner at or past the
+  match length and the loser below it;
 - bracket: in a single-elimination event, every advanced match's winner sits on
   its line of the next round (round r, slot k -> round r + 1, slot k // 2);
 - submissions: versions of each match are 1..n with no gap, and (when the caller
@@ -94,16 +95,29 @@ def slot_violations(matches: list[Match]) -> list[str]:
             problems.append(f"match {match.pk}: winner {match.winner_id} does not play it")
         if match.status == Match.Status.COMPLETE and match.winner_id is None and not match.is_bye:
             problems.append(f"match {match.pk}: complete without a winner")
-        if (
-            match.status == Match.Status.COMPLETE
-            and match.decision == Match.Decision.PLAY
-            and max(match.score1, match.score2) < match.length
-        ):
-            problems.append(
-                f"match {match.pk}: decided by play at {match.score1}-{match.score2} of "
-                f"{match.length}"
-            )
+        problems += result_violations(match)
     return problems
+
+
+def result_violations(match: Match) -> list[str]:
+    """A result played or entered as a score only has its winner at or past the match
+    length and the loser below it (a forfeit, walkover or bye may end at any score)."""
+    if match.status != Match.Status.COMPLETE or match.winner_id is None:
+        return []
+    if match.decision not in (Match.Decision.PLAY, Match.Decision.SCORE):
+        return []
+    won, lost = (
+        (match.score1, match.score2)
+        if match.winner_id == match.entry1_id
+        else (match.score2, match.score1)
+    )
+    if won >= match.length and lost < match.length:
+        return []
+    return [
+        f"match {match.pk}: decided ({match.decision}) for entry {match.winner_id} at "
+        f"{match.score1}-{match.score2} of {match.length}: the winner must reach the "
+        "length and the loser stay below it"
+    ]
 
 
 def bracket_violations(matches: list[Match]) -> list[str]:

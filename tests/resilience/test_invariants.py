@@ -68,3 +68,28 @@ def test_a_lost_submission_is_caught(played: World) -> None:
     Submission.objects.filter(match=match, version=3).update(version=7)
     problems = invariant_violations(match_ids=[match.pk])
     assert any("versions [1, 2, 7]" in p for p in problems), problems
+
+
+def test_a_winner_below_the_length_is_caught(played: World) -> None:
+    """A correction that swapped the winner and kept the score (the loser with 3, the
+    "winner" with 0) breaks the invariant."""
+    match = played.matches(1)[0]
+    Match.objects.filter(pk=match.pk).update(winner=match.entry2_id)
+    problems = invariant_violations(match_ids=[match.pk])
+    assert any("the winner must reach the length" in p for p in problems), problems
+
+
+def test_a_score_only_result_with_both_at_the_length_is_caught(played: World) -> None:
+    match = played.matches(1)[0]
+    Game.objects.filter(match=match).update(voided=True)
+    Match.objects.filter(pk=match.pk).update(decision=Match.Decision.SCORE, score2=3)
+    problems = invariant_violations(match_ids=[match.pk])
+    assert any("(score)" in p and "3-3 of 3" in p for p in problems), problems
+
+
+def test_a_forfeit_may_end_below_the_length(played: World) -> None:
+    match = played.matches(1)[0]
+    Match.objects.filter(pk=match.pk).update(
+        decision=Match.Decision.FORFEIT, winner=match.entry2_id
+    )
+    assert invariant_violations(match_ids=[match.pk]) == []

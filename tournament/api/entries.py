@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -11,8 +14,23 @@ from matches.api.views import request_meta
 from tournament import selectors, services
 from tournament.api import serializers as io
 from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView, _by, _get
-from tournament.models import Entry, Player
+from tournament.models import Entry, Event, Player
 from tournament.services.common import refuse
+
+
+def entry_context(request: Request, tournament_id: int, entries: Iterable[Entry]) -> dict[str, Any]:
+    """The serializer's context: the players' link keys for the tournament's directors only."""
+    if not selectors.user_directs(request.user, tournament_id):
+        return {"request": request}
+    keys = selectors.player_link_keys(tournament_id, {e.player_id for e in entries})
+    return {"request": request, "link_keys": keys}
+
+
+def entry_data(request: Request, entry: Entry) -> Any:
+    """One entry as the API shows it to the caller."""
+    tournament_id = Event.objects.filter(pk=entry.event_id).values_list("tournament_id", flat=True)
+    context = entry_context(request, tournament_id.get(), [entry])
+    return io.EntrySerializer(entry, context=context).data
 
 
 class EntryListView(DirectorView):
@@ -22,7 +40,9 @@ class EntryListView(DirectorView):
     )
     def get(self, request: Request, pk: int) -> Response:
         event = self.event(request, pk)
-        return Response(io.EntrySerializer(selectors.entry_list(event), many=True).data)
+        entries = list(selectors.entry_list(event))
+        context = entry_context(request, event.tournament_id, entries)
+        return Response(io.EntrySerializer(entries, many=True, context=context).data)
 
     @extend_schema(
         operation_id="events_entries_create",
@@ -39,7 +59,7 @@ class EntryListView(DirectorView):
         entry = services.entry_register(
             event=event, player=player, seed=data.validated_data.get("seed"), by=_by(request)
         )
-        return Response(io.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+        return Response(entry_data(request, entry), status=status.HTTP_201_CREATED)
 
 
 class EntryCheckInView(DirectorView):
@@ -51,7 +71,7 @@ class EntryCheckInView(DirectorView):
     def post(self, request: Request, pk: int) -> Response:
         entry = self.checked(request, _get(Entry, pk=pk))
         entry = services.entry_check_in(entry=entry, by=_by(request))
-        return Response(io.EntrySerializer(entry).data)
+        return Response(entry_data(request, entry))
 
 
 class EntryWithdrawView(DirectorView):
@@ -67,7 +87,7 @@ class EntryWithdrawView(DirectorView):
         entry = services.entry_withdraw(
             entry=entry, by=_by(request), meta=request_meta(request), **data.validated_data
         )
-        return Response(io.EntrySerializer(entry).data)
+        return Response(entry_data(request, entry))
 
 
 class EntryWithdrawUndoView(DirectorView):
@@ -83,4 +103,4 @@ class EntryWithdrawUndoView(DirectorView):
 
         entry = self.checked(request, _get(Entry, pk=pk))
         entry = entry_withdraw_undo(entry=entry, by=_by(request))
-        return Response(io.EntrySerializer(entry).data)
+        return Response(entry_data(request, entry))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -359,9 +360,19 @@ class DrawCreateSerializer(serializers.Serializer):
 
 
 class EntrySerializer(serializers.ModelSerializer):
+    """An entry; ``link`` and ``link_key`` (the player's private link for the whole
+    tournament) only for its directors: the view puts the keys in the context as
+    ``link_keys`` (player id -> key), read in one query; anyone else gets ``null``."""
+
     player = serializers.IntegerField(source="player_id", read_only=True)
     player_name = serializers.CharField(source="player.name", read_only=True)
     rating = serializers.FloatField(source="player.rating", read_only=True)
+    link = serializers.SerializerMethodField(
+        help_text="The player's private link (directors of the tournament only; else null)."
+    )
+    link_key = serializers.SerializerMethodField(
+        help_text="The key of that link, as taken by X-Report-Key (directors only; else null)."
+    )
 
     class Meta:
         model = Entry
@@ -374,8 +385,19 @@ class EntrySerializer(serializers.ModelSerializer):
             "seed",
             "status",
             "checked_in_at",
+            "link",
+            "link_key",
         ]
         read_only_fields = fields
+
+    def get_link_key(self, entry: Entry) -> str | None:
+        return self.context.get("link_keys", {}).get(entry.player_id)
+
+    def get_link(self, entry: Entry) -> str | None:
+        key = self.get_link_key(entry)
+        if key is None:
+            return None
+        return self.context["request"].build_absolute_uri(reverse("matches:entry", args=[key]))
 
 
 class EntryCreateSerializer(serializers.Serializer):

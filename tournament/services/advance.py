@@ -27,6 +27,7 @@ from tournament.services.auto_start import round_open, starts_each_match
 from tournament.services.brackets import Outcome, Router, Seat
 from tournament.services.common import ACTIVE, event_lock, refuse
 from tournament.services.player_links import player_link_ensure
+from tournament.services.tables import opened_tables_on_commit
 
 #: The match fields a walkover decided by the one writer changes (copied to the mover's row).
 WALKOVER_FIELDS = (
@@ -404,4 +405,5 @@ class BracketMover:
                     league_finish_if_done(event)
         for event_id, match_id in self._changed.items():
             announce_match_changed(match_id, event_id)
+        opened_tables_on_commit(self.ready)
         notify_on_commit(self.ready)

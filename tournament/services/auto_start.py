@@ -12,6 +12,7 @@ import datetime as dt
 from matches.models import Match
 from tournament.models import Event, Round
 from tournament.notifications import notify_on_commit
+from tournament.services.tables import opened_tables_on_commit
 
 LEAGUE_FORMATS = (Event.Format.SWISS, Event.Format.ROUND_ROBIN)
 
@@ -53,5 +54,6 @@ def event_matches_start_ready(*, event: Event, now: dt.datetime) -> list[int]:
     for round_ in Round.objects.filter(matches__pk__in=ready).distinct().order_by("pk"):
         round_open(round_=round_, event=event, now=now)
     Match.objects.filter(pk__in=ready).update(status=Match.Status.READY, updated_at=now)
+    opened_tables_on_commit(ready)
     notify_on_commit(ready)
     return ready

@@ -115,3 +115,57 @@ def round_tables_assign(*, round_: Round, by: User | None = None) -> list[Match]
         Match.objects.bulk_update(waiting, ["table", "updated_at"])
         announce_match_changed(waiting[0].pk, waiting[0].event_id, tournament_id=tournament_id)
     return waiting
+
+
+def opened_tables_on_commit(match_ids: Iterable[int]) -> None:
+    """Once the caller's transaction commits, seat the matches it opened by themselves
+    (auto-start, a player seated in a started round) at tables: see ``opened_tables_assign``.
+    A failure there is logged, not raised: the matches are open, only without a table."""
+    ids = list(match_ids)
+    if ids:
+        transaction.on_commit(lambda: opened_tables_assign(match_ids=ids), robust=True)
+
+
+def opened_tables_assign(*, match_ids: Iterable[int]) -> list[Match]:
+    """Give each of ``match_ids`` that is ready and has no table the lowest free table, in
+    bracket order, if its tournament numbers tables (some match of it has had one).
+
+    A match that opens without the director (no "Number the tables" for it) then has a
+    table at once, as a director expects; a tournament that never numbers tables gets
+    none. When every table up to ``MAX_TABLE`` is taken, the rest stay without one.
+    """
+    ids = list(match_ids)
+    tournament_id = (
+        Match.objects.filter(pk__in=ids).values_list("event__tournament_id", flat=True).first()
+    )
+    if tournament_id is None:
+        return []
+    with transaction.atomic():
+        _lock_tournament(tournament_id)
+        if not Match.objects.filter(
+            event__tournament_id=tournament_id, table__isnull=False
+        ).exists():
+            return []
+        waiting = list(
+            Match.objects.select_for_update(of=("self",))
+            .filter(pk__in=ids, status=Match.Status.READY, table__isnull=True, is_bye=False)
+            .order_by("event_id", "round__number", "slot")
+        )
+        taken = set(_tables_in_use(tournament_id))
+        seated: list[Match] = []
+        table = 0
+        now = timezone.now()
+        for match in waiting:
+            table += 1
+            while table in taken:
+                table += 1
+            if table > MAX_TABLE:
+                break
+            match.table, match.updated_at = table, now
+            seated.append(match)
+        if seated:
+            Match.objects.bulk_update(seated, ["table", "updated_at"])
+            for event_id in sorted({m.event_id for m in seated}):
+                first = next(m for m in seated if m.event_id == event_id)
+                announce_match_changed(first.pk, event_id, tournament_id=tournament_id)
+    return seated
