@@ -19,6 +19,8 @@ from tournament.text import text_problem
 log = logging.getLogger(__name__)
 
 MAX_RATING = 4000.0
+
+
 def _clean(
     *, name: str, email: str, rating: float | None, club: str, country: str
 ) -> tuple[str, str, float | None, str, str]:
