@@ -54,7 +54,7 @@ PAGES: dict[int, tuple[str, str, str]] = {
     ),
     503: (
         "busy",
-        "Somebody else was saving a change to the same matches at that moment",
+        "Somebody else was saving a change to the same things at that moment",
         "Yours was undone and nothing of it was kept: go back and send the form again.",
     ),
     500: (
