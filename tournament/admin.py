@@ -14,6 +14,9 @@ class SiteUserAdmin(UserAdmin):
 class PlayerAdmin(admin.ModelAdmin):
     list_display = ["name", "club", "country", "rating", "experience"]
     search_fields = ["name", "email", "club"]
+    # Ratings come from rated matches (recompute_ratings); an account is linked by the
+    # services. Names and clubs are checked by the model's validators.
+    readonly_fields = ["rating", "experience", "user"]
 
 
 @admin.register(models.Tournament)
@@ -47,6 +50,12 @@ class EntryAdmin(admin.ModelAdmin):
     list_filter = ["status"]
     raw_id_fields = ["player", "event"]
     readonly_fields = ["status", "checked_in_at"]  # check-in and withdrawal: the services
+
+    def get_readonly_fields(self, request, obj=None):  # type: ignore[no-untyped-def]
+        # Another player or event on an existing entry would hand its matches (and
+        # wins) to somebody else: entries move only through the services.
+        fields = list(super().get_readonly_fields(request, obj))
+        return [*fields, "player", "event"] if obj is not None else fields
 
 
 admin.site.register(models.Series)

@@ -4,12 +4,14 @@
   answered 400 naming the parameter. PostgreSQL refuses NUL in text, so such a value
   reaching a query was a 500; no parameter of the site can use one.
 - :class:`PrivateLinkNoStoreMiddleware`: pages under a private link (``/r/<key>/``)
-  are marked ``Cache-Control: no-store``, so neither a shared cache nor the browser's
-  history keeps a page that acts for a player.
+  and the pages that show private links (``/me/``, the console's and the API's player
+  links) are marked ``Cache-Control: no-store``, so neither a shared cache nor the
+  browser's history keeps a page that acts for a player.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -17,6 +19,9 @@ from django.utils.cache import add_never_cache_headers
 
 #: The private report links' prefix (matches/urls.py).
 PRIVATE_PREFIX = "/r/"
+#: Pages that show private links: a player's own page, the console's and the API's
+#: player links (tournament/console/urls.py, tournament/api/urls.py).
+SHOWS_LINKS = re.compile(r"^/me/|^/(director|api/tournaments)/(t/)?[^/]+/player-links/")
 
 
 class NulQueryMiddleware:
@@ -56,13 +61,14 @@ class NulQueryMiddleware:
 
 
 class PrivateLinkNoStoreMiddleware:
-    """``Cache-Control: no-store`` (and friends) on every ``/r/`` response."""
+    """``Cache-Control: no-store`` (and friends) on every ``/r/`` response and every page
+    that shows private links."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        if request.path.startswith(PRIVATE_PREFIX):
+        if request.path.startswith(PRIVATE_PREFIX) or SHOWS_LINKS.match(request.path):
             add_never_cache_headers(response)
         return response

@@ -13,11 +13,13 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 from django.urls import reverse
 
 from matches.errors import AppError
+from tournament.api.errors import lost_a_race
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +51,11 @@ PAGES: dict[int, tuple[str, str, str]] = {
         "conflict",
         "This changed while you were looking at it",
         "Reload the page to see where things stand, then try again.",
+    ),
+    503: (
+        "busy",
+        "Somebody else was saving a change to the same things at that moment",
+        "Yours was undone and nothing of it was kept: go back and send the form again.",
     ),
     500: (
         "server-error",
@@ -146,9 +153,26 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     )
 
 
+def busy(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """503 with ``Retry-After``: the database undid the request's transaction because it
+    lost a race (a deadlock, a serialization failure). Not an outage, and not a crash:
+    logged as a warning, and the person is told to send the form again."""
+    log.warning(
+        "transaction undone by the database (%s) on %s %s: answered 503 busy",
+        exception,
+        request.method,
+        request.path,
+    )
+    response = _page(request, 503)
+    response["Retry-After"] = "1"
+    return response
+
+
 class AppErrorMiddleware:
     """A refusal (``AppError``) no view caught is answered with its status, never a 500:
     ``{"code", "message", "detail"}`` under /api/, a short page with the message elsewhere.
+    A transaction the database undid because it lost a race (deadlock, serialization
+    failure) is answered 503 busy (:func:`busy`), not the generic 500.
 
     The DRF views have their own handler (``tournament.api.errors``) and the console and
     player pages show refusals next to the form; this is the edge for every other view.
@@ -161,6 +185,8 @@ class AppErrorMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, OperationalError) and lost_a_race(exception):
+            return busy(request, exception)
         if not isinstance(exception, AppError):
             return None
         if _is_api(request):

@@ -6,23 +6,28 @@ API's token endpoint (tournament/api/auth.py).
 - The address is the client's own (:func:`client_address`): ``REMOTE_ADDR``, or with
   ``NUM_PROXIES`` trusted proxies in front (nginx: 1) the address the nearest of them
   saw, read from the right of ``X-Forwarded-For``. A client cannot pick it by sending
-  a header of its own, and visitors behind the one nginx are not counted as one.
-  Too many failures from one address in a window and that address is refused.
+  a header of its own, and visitors behind the one nginx are not counted as one. An
+  IPv6 address counts as its /64 (one host holds a whole /64). Too many failures from
+  one address in a window and that address is refused.
 - Per username, failures earn a refusal window that doubles with each failure past
   the first few (15 s, 30 s, 1 min ... up to 15 min) and is forgotten on a success.
-  Anybody can still slow a director's logins down by guessing their name, but not
-  lock every director out, and a guesser gets a few tries an hour, not millions.
+  The window holds for strangers only: an address (its /64) or a browser (a signed
+  cookie) the account has logged in from before is let through, so a guesser cannot
+  keep a director out, and still gets a few tries an hour, not millions.
 
-Counts live in the cache (Redis in production, shared by every worker); with the
-cache down nobody is refused.
+Counts are cache counters (``add``/``incr``, atomic in Redis: parallel guesses are all
+counted), shared by every worker; with the cache down nobody is refused.
 """
 
 from __future__ import annotations
 
+import hashlib
+import ipaddress
 import math
 import time
 from collections.abc import Callable
 
+from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
@@ -38,14 +43,60 @@ USER_FIRST_DELAY = 15
 USER_MAX_DELAY = 900
 #: How long a username's failures are remembered without a new one.
 USER_MEMORY_SECONDS = 24 * 3600
+#: How long an address or a browser an account logged in from stays known.
+KNOWN_SECONDS = 90 * 24 * 3600
+#: The signed cookie naming the accounts (digests) that logged in from a browser; how many.
+KNOWN_COOKIE = "login_known"
+KNOWN_COOKIE_SALT = "tournament.login_throttle.known"
+KNOWN_COOKIE_ACCOUNTS = 5
 
 
-def _username_key(username: object) -> str:
-    return "login:user:" + str(username or "").strip().casefold()[:150].encode().hex()
+def _account(username: object) -> str:
+    """A username as a cache and cookie key (case-insensitive, a digest: any characters)."""
+    name = str(username or "").strip().casefold()[:150]
+    return hashlib.sha256(name.encode(errors="surrogatepass")).hexdigest()[:32]
+
+
+def address_group(request: HttpRequest) -> str:
+    """The client's address as throttles count it: IPv4 itself, IPv6 its /64."""
+    address = client_address(request)
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    return str(parsed)
 
 
 def _address_key(request: HttpRequest) -> str:
-    return f"login:addr:{client_address(request)}"
+    return f"login:addr:{address_group(request)}"
+
+
+def _failures_key(username: object) -> str:
+    return f"login:user:{_account(username)}:failures"
+
+
+def _last_key(username: object) -> str:
+    return f"login:user:{_account(username)}:last"
+
+
+def _known_key(request: HttpRequest, username: object) -> str:
+    digest = hashlib.sha256(address_group(request).encode()).hexdigest()[:32]
+    return f"login:known:{_account(username)}:{digest}"
+
+
+def _counted(key: str, timeout: int) -> int:
+    """Add one to a cache counter, atomically; its new value."""
+    if cache.add(key, 1, timeout):
+        return 1
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, timeout)
+        return 1
 
 
 def user_delay(failures: int) -> int:
@@ -55,46 +106,80 @@ def user_delay(failures: int) -> int:
     return min(USER_MAX_DELAY, USER_FIRST_DELAY * 2 ** (failures - USER_FREE_FAILURES))
 
 
+def _cookie_accounts(request: HttpRequest) -> list[str]:
+    try:
+        value = request.get_signed_cookie(
+            KNOWN_COOKIE, default="", salt=KNOWN_COOKIE_SALT, max_age=KNOWN_SECONDS
+        )
+    except Exception:  # tampered or unreadable: a stranger
+        return []
+    return [a for a in str(value).split(":") if a]
+
+
+def known(request: HttpRequest, username: object) -> bool:
+    """Whether the account logged in before from this address (/64) or this browser."""
+    if _account(username) in _cookie_accounts(request):
+        return True
+    try:
+        return bool(cache.get(_known_key(request, username)))
+    except Exception:
+        return False
+
+
 def refusal(request: HttpRequest, username: object) -> int | None:
     """Seconds to wait before trying again, or None when the attempt may go ahead."""
     try:
         if int(cache.get(_address_key(request), 0)) >= ADDRESS_MAX_FAILURES:
             return ADDRESS_WINDOW_SECONDS
-        if not str(username or "").strip():
+        if not str(username or "").strip() or known(request, username):
             return None
-        record = cache.get(_username_key(username))
+        found = cache.get_many([_failures_key(username), _last_key(username)])
     except Exception:  # cache down: do not lock everybody out
         return None
-    if not record:
+    failures = int(found.get(_failures_key(username), 0))
+    last = found.get(_last_key(username))
+    if not failures or last is None:
         return None
-    wait = record["last"] + user_delay(record["failures"]) - time.time()
+    wait = float(last) + user_delay(failures) - time.time()
     return math.ceil(wait) if wait > 0 else None
 
 
 def failure_record(request: HttpRequest, username: object) -> None:
     """Count a failed attempt against the address and the username."""
     try:
-        key = _address_key(request)
-        if not cache.add(key, 1, ADDRESS_WINDOW_SECONDS):
-            cache.incr(key)
+        _counted(_address_key(request), ADDRESS_WINDOW_SECONDS)
         if str(username or "").strip():
-            user_key = _username_key(username)
-            record = cache.get(user_key) or {"failures": 0}
-            cache.set(
-                user_key,
-                {"failures": record["failures"] + 1, "last": time.time()},
-                USER_MEMORY_SECONDS,
-            )
+            key = _failures_key(username)
+            _counted(key, USER_MEMORY_SECONDS)
+            cache.touch(key, USER_MEMORY_SECONDS)  # remembered from the latest failure
+            cache.set(_last_key(username), time.time(), USER_MEMORY_SECONDS)
     except Exception:
         return
 
 
-def success_record(username: object) -> None:
-    """A right password: the username's failures are forgotten."""
+def success_record(
+    username: object, request: HttpRequest | None = None, response: HttpResponse | None = None
+) -> None:
+    """A right password: the username's failures are forgotten, and the address (and with
+    a response, the browser, by a signed cookie) is known to the account from now on."""
     try:
-        cache.delete(_username_key(username))
+        cache.delete_many([_failures_key(username), _last_key(username)])
+        if request is not None:
+            cache.set(_known_key(request, username), 1, KNOWN_SECONDS)
     except Exception:
-        return
+        pass
+    if request is not None and response is not None:
+        accounts = [a for a in _cookie_accounts(request) if a != _account(username)]
+        accounts = [_account(username), *accounts][:KNOWN_COOKIE_ACCOUNTS]
+        response.set_signed_cookie(
+            KNOWN_COOKIE,
+            ":".join(accounts),
+            salt=KNOWN_COOKIE_SALT,
+            max_age=KNOWN_SECONDS,
+            httponly=True,
+            secure=settings.SESSION_COOKIE_SECURE,
+            samesite="Lax",
+        )
 
 
 def refused_message(wait: int) -> str:
@@ -120,7 +205,7 @@ class ThrottledLoginView(auth_views.LoginView):
             return _refused(self.render_to_response(self.get_context_data(form=form)), wait)
         response = super().post(request, *args, **kwargs)
         if response.status_code == 302:
-            success_record(username)
+            success_record(username, request, response)
         else:  # the form came back: the attempt failed
             failure_record(request, username)
         return response
@@ -141,7 +226,7 @@ def throttled_login(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
             )
         response = view(request, *args, **kwargs)
         if response.status_code == 302:
-            success_record(username)
+            success_record(username, request, response)
         else:
             failure_record(request, username)
         return response

@@ -10,8 +10,11 @@ import secrets
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
+
+from tournament.text import text_problem
 
 
 def new_report_key() -> str:
@@ -26,10 +29,23 @@ class User(AbstractUser):
         db_table = "user"
 
 
+def name_validate(value: str) -> None:
+    """A player's name: no line breaks, bidi or other control characters (the admin's
+    forms run it; the services check the same)."""
+    if problem := text_problem(value):
+        raise ValidationError(problem, code="invalid")
+
+
+def club_validate(value: str) -> None:
+    """A club, checked like a name."""
+    if problem := text_problem(value, "A club"):
+        raise ValidationError(problem, code="invalid")
+
+
 class Player(models.Model):
     """A person who plays, with or without a user account."""
 
-    name = models.CharField(max_length=120)
+    name = models.CharField(max_length=120, validators=[name_validate])
     email = models.EmailField(blank=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
@@ -38,7 +54,7 @@ class Player(models.Model):
         on_delete=models.SET_NULL,
         related_name="player",
     )
-    club = models.CharField(max_length=120, blank=True)
+    club = models.CharField(max_length=120, blank=True, validators=[club_validate])
     country = models.CharField(max_length=2, blank=True, help_text="ISO 3166 alpha-2 code")
     rating = models.FloatField(default=1500.0)
     experience = models.PositiveIntegerField(

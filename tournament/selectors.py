@@ -101,12 +101,14 @@ def players_visible_to(user: User | Any) -> QuerySet[Player]:
 
 def player_list(*, q: str = "", user: User | Any = None) -> QuerySet[Player]:
     """Players visible to ``user`` whose name or club contains ``q``; directors (of any
-    tournament) and staff also match on email, to find a player they are adding."""
+    tournament) and staff also find a player by their whole email address (any case), to
+    find a player they are adding. Never by a part of it: a part would let an address be
+    read out a character at a time."""
     qs = players_visible_to(user)
     if q:
         match = Q(name__icontains=q) | Q(club__icontains=q)
-        if user_directs_any(user):
-            match |= Q(email__icontains=q)
+        if user_directs_any(user) and "@" in q:
+            match |= Q(email__iexact=q.strip())
         qs = qs.filter(match)
     return qs
 

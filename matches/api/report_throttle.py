@@ -1,8 +1,8 @@
 """Reports per link per minute: the /r/<key>/ forms and the API's report endpoints.
 
 One limit, ``settings.REPORT_LINK_RATE`` (e.g. ``120/min``), counted in the cache per
-link: the private key (the URL's, ``X-Report-Key`` or a JSON body's ``key``), else
-the account. A phone reporting a match never comes near it; a script replaying a
+link: the account when one is signed in, else the private key (the URL's,
+``X-Report-Key`` or a JSON body's ``key``). A phone reporting a match never comes near it; a script replaying a
 link is answered 429 with ``Retry-After`` before anything is parsed or stored.
 """
 
@@ -47,7 +47,17 @@ def link_wait(link: str) -> int | None:
 
 
 def _api_link(request: Any) -> str | None:
-    """The link a report comes by; None for no credentials (answered 401, nothing stored)."""
+    """Whose count a report goes on; None for no credentials (answered 401, nothing stored).
+
+    A signed-in user (session or token) is counted as the account whatever else the
+    request carries: a director's role comes from the account and ignores a report key,
+    so a new ``X-Report-Key`` each time must not buy a new count. Otherwise the private
+    key (``X-Report-Key`` or a JSON body's ``key``).
+    """
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        # With the account's creation time: test databases reuse ids, production does not.
+        return f"user:{user.pk}:{user.date_joined.timestamp()}"
     key = request.headers.get("X-Report-Key")
     if not key and request.content_type.startswith("application/json"):
         try:  # a JSON body may carry the key (multipart is left unread)
@@ -57,10 +67,6 @@ def _api_link(request: Any) -> str | None:
         key = data.get("key") if isinstance(data, dict) else None
     if isinstance(key, str) and key:
         return f"key:{key[:64]}"
-    user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated:
-        # With the account's creation time: test databases reuse ids, production does not.
-        return f"user:{user.pk}:{user.date_joined.timestamp()}"
     return None
 
 

@@ -168,7 +168,6 @@ def _submission(
 ) -> Submission:
     user = actor.user if actor.user is not None and actor.user.is_authenticated else None
     via_entry = role.entry_id if role is not None else (actor.entry.pk if actor.entry else None)
-    link = actor.key or (actor.entry.report_key if actor.entry else None)
     submission = Submission(
         match=match,
         kind=kind,
@@ -183,7 +182,7 @@ def _submission(
         file_text=storable(file_text),
         **(error_fields(error) if error else {}),
     )
-    return rejected_submission_trim(submission, key=link)  # a refusal's storage is capped
+    return rejected_submission_trim(submission)  # a refusal's storage is capped
 
 
 def submission_run(

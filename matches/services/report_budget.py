@@ -32,10 +32,13 @@ def _payload_size(payload: Any) -> int:
         return STORED_PAYLOAD_MAX + 1
 
 
-def _link(submission: Submission, key: str | None) -> str:
-    """Whose budget: the private link, else the account, else the address."""
-    if key:
-        return f"key:{key}"
+def _link(submission: Submission) -> str:
+    """Whose budget: the credential that gave the role, never a key the client chose.
+
+    A player's entry (by whichever of its keys or by the account), else the account (a
+    director: a report key sent along is ignored by the role, so it buys no budget),
+    else the address.
+    """
     if submission.via_entry_id:
         return f"entry:{submission.via_entry_id}"
     if submission.submitted_by is not None:  # with its creation time: test ids are reused
@@ -55,11 +58,11 @@ def _within_budget(link: str) -> bool:
     return count <= settings.REPORT_REJECTED_KEPT_PER_HOUR
 
 
-def rejected_submission_trim(submission: Submission, *, key: str | None = None) -> Submission:
+def rejected_submission_trim(submission: Submission) -> Submission:
     """Cap what a rejected submission stores (in place); accepted ones are left whole."""
     if submission.status != Submission.Status.REJECTED:
         return submission
-    if not _within_budget(_link(submission, key)):
+    if not _within_budget(_link(submission)):
         cut_text, cut_payload = len(submission.file_text), _payload_size(submission.payload)
         submission.file_text = ""
         submission.payload = {"not_stored": "too many rejected reports from this link this hour"}

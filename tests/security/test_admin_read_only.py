@@ -59,3 +59,55 @@ def test_event_entry_and_round_statuses_are_read_only(admin_client: Client) -> N
         page = admin_client.get(path).content.decode()
         for field in fields:
             assert f'name="{field}"' not in page, (path, field)
+
+
+def test_an_entrys_player_and_event_cannot_be_swapped(admin_client: Client) -> None:
+    match = MatchFactory()
+    entry = match.entry1
+    stranger = EntryFactory()
+    page = admin_client.get(f"/admin/tournament/entry/{entry.pk}/change/").content.decode()
+    for field in ("player", "event"):
+        assert f'name="{field}"' not in page, field
+    response = admin_client.post(
+        f"/admin/tournament/entry/{entry.pk}/change/",
+        {
+            "player": stranger.player_id,
+            "event": stranger.event_id,
+            "seed": 3,
+            "report_key": entry.report_key,
+        },
+    )
+    assert response.status_code == 302
+    entry.refresh_from_db()
+    assert (entry.player_id, entry.event_id, entry.seed) == (
+        match.entry1.player_id,
+        match.event_id,
+        3,
+    )
+
+
+def test_a_players_rating_and_account_are_read_only(admin_client: Client) -> None:
+    from tests.factories import PlayerFactory
+
+    player = PlayerFactory(rating=1500.0)
+    account = UserFactory()
+    page = admin_client.get(f"/admin/tournament/player/{player.pk}/change/").content.decode()
+    for field in ("rating", "user", "experience"):
+        assert f'name="{field}"' not in page, field
+    response = admin_client.post(
+        f"/admin/tournament/player/{player.pk}/change/",
+        {
+            "name": "Renamed",
+            "email": player.email,
+            "club": player.club,
+            "country": "",
+            "rating": 3999,
+            "experience": 500,
+            "user": account.pk,
+            "notify": "on",
+        },
+    )
+    assert response.status_code == 302
+    player.refresh_from_db()
+    assert player.name == "Renamed"
+    assert (player.rating, player.experience, player.user_id) == (1500.0, 0, None)

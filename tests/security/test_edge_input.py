@@ -55,3 +55,39 @@ def test_private_link_pages_are_not_stored() -> None:
     assert response.status_code == 200
     assert "no-store" in response["Cache-Control"]
     assert "private" in response["Cache-Control"]
+
+
+def test_pages_that_show_private_links_are_not_stored() -> None:
+    from tests.factories import UserFactory
+
+    match = MatchFactory()
+    tournament = match.event.tournament
+    player = match.entry1.player
+    player.user = UserFactory()
+    player.save()
+    me = Client()
+    me.force_login(player.user)
+    director = Client()
+    director.force_login(tournament.directors.first())
+    pages = {
+        "/me/": me,
+        f"/director/t/{tournament.slug}/player-links/": director,
+        f"/api/tournaments/{tournament.slug}/player-links/": director,
+    }
+    for path, client in pages.items():
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert "no-store" in response.get("Cache-Control", ""), path
+
+
+def test_a_players_ratings_are_hidden_like_the_player() -> None:
+    from tests.factories import EntryFactory, EventFactory
+
+    private = TournamentFactory(is_public=False)
+    hidden = EntryFactory(event=EventFactory(tournament=private)).player
+    anonymous = Client()
+    assert anonymous.get(f"/api/players/{hidden.pk}/").status_code == 404
+    assert anonymous.get(f"/api/players/{hidden.pk}/ratings/").status_code == 404
+    director = Client()
+    director.force_login(private.directors.first())
+    assert director.get(f"/api/players/{hidden.pk}/ratings/").status_code == 200

@@ -93,22 +93,33 @@ def test_the_client_address_reads_only_trusted_hops() -> None:
         assert client_address(request) == "6.6.6.6"
 
 
-@pytest.mark.parametrize("door", ["/accounts/login/", "/admin/login/", "/api/auth/token/"], ids=str)
+DOORS = ["/accounts/login/", "/admin/login/", "/api/auth/token/"]
+
+
+def _attempt(door: str, client: Client, username: str, password: str) -> int:
+    if door.startswith("/api/"):
+        return _token(client, username, password)
+    return client.post(door, {"username": username, "password": password}).status_code
+
+
+def _outcomes(door: str) -> tuple[int, int]:
+    """The status of a failed and of a successful attempt at ``door``."""
+    return (400, 200) if door.startswith("/api/") else (200, 302)
+
+
+@pytest.mark.parametrize("door", DOORS, ids=str)
 def test_failures_for_a_username_earn_a_growing_wait_that_a_success_resets(door: str) -> None:
     user = UserFactory(username=_name(), is_staff=True)
 
     def attempt(password: str) -> int:
         client = Client(REMOTE_ADDR=_address())  # a new address each time: per account
-        if door.startswith("/api/"):
-            return _token(client, user.username, password)
-        return client.post(door, {"username": user.username, "password": password}).status_code
+        return _attempt(door, client, user.username, password)
 
-    failed = 400 if door.startswith("/api/") else 200
-    success = 200 if door.startswith("/api/") else 302
+    failed, success = _outcomes(door)
     with time_machine.travel("2030-01-01 12:00:00", tick=False) as clock:
         for _ in range(login_throttle.USER_FREE_FAILURES):
             assert attempt("wrong") == failed
-        # Now refused, even with the right password, for the first window ...
+        # Now a stranger is refused, even with the right password, for the first window ...
         assert attempt(DEFAULT_PASSWORD) == 429
         clock.shift(login_throttle.USER_FIRST_DELAY + 1)
         assert attempt("wrong") == failed
@@ -120,6 +131,68 @@ def test_failures_for_a_username_earn_a_growing_wait_that_a_success_resets(door:
         # The success forgot the failures: a wrong password is simply wrong again.
         assert attempt("wrong") == failed
         assert attempt(DEFAULT_PASSWORD) == success
+
+
+@pytest.mark.parametrize("door", DOORS, ids=str)
+def test_a_guesser_cannot_keep_a_director_out_of_an_address_they_logged_in_from(
+    door: str,
+) -> None:
+    user = UserFactory(username=_name(), is_staff=True)
+    home = _address()
+    failed, success = _outcomes(door)
+    with time_machine.travel("2030-01-01 12:00:00", tick=False) as clock:
+        assert _attempt(door, Client(REMOTE_ADDR=home), user.username, DEFAULT_PASSWORD) == success
+        # A guesser from anywhere else: one wrong guess every few minutes, for hours.
+        for _ in range(30):
+            clock.shift(login_throttle.USER_MAX_DELAY - 60)
+            code = _attempt(door, Client(REMOTE_ADDR=_address()), user.username, "wrong")
+            assert code in (failed, 429)
+        # Strangers are refused, even with the right password ...
+        stranger = _attempt(door, Client(REMOTE_ADDR=_address()), user.username, "x")
+        assert stranger == 429
+        # ... but the director, from the address they logged in from before, is not.
+        assert _attempt(door, Client(REMOTE_ADDR=home), user.username, DEFAULT_PASSWORD) == success
+
+
+@pytest.mark.parametrize("door", ["/accounts/login/", "/admin/login/"], ids=str)
+def test_a_browser_that_logged_in_before_is_known_from_a_new_address(door: str) -> None:
+    user = UserFactory(username=_name(), is_staff=True)
+    browser = Client(REMOTE_ADDR=_address())
+    with time_machine.travel("2030-01-01 12:00:00", tick=False):
+        assert _attempt(door, browser, user.username, DEFAULT_PASSWORD) == 302
+        known = browser.cookies[login_throttle.KNOWN_COOKIE].value
+        browser.logout()  # the test client forgets every cookie: keep the one it would
+        browser.cookies[login_throttle.KNOWN_COOKIE] = known
+        for _ in range(login_throttle.USER_FREE_FAILURES + 3):
+            _attempt(door, Client(REMOTE_ADDR=_address()), user.username, "wrong")
+        assert _attempt(door, Client(REMOTE_ADDR=_address()), user.username, "x") == 429
+        browser.defaults["REMOTE_ADDR"] = _address()  # the laptop on another network
+        assert _attempt(door, browser, user.username, DEFAULT_PASSWORD) == 302
+        # A forged cookie is no use.
+        forger = Client(REMOTE_ADDR=_address())
+        forger.cookies[login_throttle.KNOWN_COOKIE] = "0" + known
+        for _ in range(login_throttle.USER_FREE_FAILURES + 3):
+            _attempt(door, Client(REMOTE_ADDR=_address()), user.username, "wrong")
+        assert _attempt(door, forger, user.username, DEFAULT_PASSWORD) == 429
+
+
+def _v6() -> str:
+    """A fresh /64 of the documentation prefix."""
+    n = uuid.uuid4().int
+    return f"2001:db8:{n % 65536:x}:{n // 65536 % 65536:x}"
+
+
+@pytest.mark.parametrize("door", DOORS, ids=str)
+def test_the_addresses_of_one_ipv6_64_count_as_one(door: str) -> None:
+    net, other = _v6(), _v6()
+    failed, _ = _outcomes(door)
+    codes = [
+        _attempt(door, Client(REMOTE_ADDR=f"{net}::{n + 1:x}"), _name(), "wrong")
+        for n in range(login_throttle.ADDRESS_MAX_FAILURES + 1)
+    ]
+    assert codes[-1] == 429
+    assert set(codes[:10]) == {failed}
+    assert _attempt(door, Client(REMOTE_ADDR=f"{other}::1"), _name(), "wrong") == failed
 
 
 def test_the_refusal_says_when_to_come_back() -> None:
@@ -135,3 +208,33 @@ def test_the_refusal_says_when_to_come_back() -> None:
     assert refused.status_code == 429
     assert refused["Retry-After"] == str(login_throttle.USER_FIRST_DELAY)
     assert "Too many failed attempts" in refused.content.decode()
+
+
+@pytest.mark.services
+def test_parallel_guesses_are_all_counted() -> None:
+    """Guesses sent at once each count (atomic counters in Redis), so the wait after
+    them is the one their number earns."""
+    import threading
+
+    from django.test import RequestFactory
+
+    guesses = 11  # the longest wait: 15 s doubled six times is past 900 s
+    assert login_throttle.user_delay(guesses) == login_throttle.USER_MAX_DELAY
+    for _ in range(3):
+        username = _name()
+        gate = threading.Barrier(guesses)
+
+        def guess(gate: threading.Barrier, username: str) -> None:
+            request = RequestFactory().post("/", REMOTE_ADDR=_address())
+            gate.wait()
+            login_throttle.failure_record(request, username)
+
+        threads = [threading.Thread(target=guess, args=(gate, username)) for _ in range(guesses)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        stranger = RequestFactory().post("/", REMOTE_ADDR=_address())
+        wait = login_throttle.refusal(stranger, username)
+        assert wait is not None
+        assert wait > login_throttle.USER_MAX_DELAY - 5

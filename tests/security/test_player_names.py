@@ -72,3 +72,43 @@ def test_the_service_names_the_field() -> None:
     with pytest.raises(type(refuse("x", code="invalid"))) as refused:
         player_create(name="Eve\u202e")
     assert refused.value.extra["field"] == "name"
+
+
+@pytest.fixture
+def staff_client():
+    from django.test import Client
+
+    from tests.factories import UserFactory
+
+    client = Client()
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    return client
+
+
+def _admin_form(**fields: str) -> dict[str, str]:
+    return {"name": "Eve", "email": "", "club": "", "country": "", "notify": "on", **fields}
+
+
+@pytest.mark.parametrize("name", BAD, ids=repr)
+def test_the_admin_refuses_them_when_adding_a_player(staff_client, name: str) -> None:
+    response = staff_client.post("/admin/tournament/player/add/", _admin_form(name=name))
+    assert response.status_code == 200  # the form again, with the error
+    assert "may not contain" in response.content.decode()
+    assert not Player.objects.exists()
+
+
+@pytest.mark.parametrize(("field", "value"), [("name", "Eve\nAdmin"), ("club", "\u202ebulC")])
+def test_the_admin_refuses_them_when_changing_a_player(
+    staff_client, field: str, value: str
+) -> None:
+    from tests.factories import PlayerFactory
+
+    player = PlayerFactory(name="Eve", club="Club")
+    response = staff_client.post(
+        f"/admin/tournament/player/{player.pk}/change/",
+        _admin_form(**{"name": "Eve", "club": "Club", field: value}),
+    )
+    assert response.status_code == 200
+    assert "may not contain" in response.content.decode()
+    player.refresh_from_db()
+    assert (player.name, player.club) == ("Eve", "Club")

@@ -35,7 +35,17 @@ def test_directors_may_search_by_email() -> None:
     PlayerFactory(name="Quiet Quentin", email="secret.handle@example.org")
     director = APIClient()
     director.force_authenticate(tournament.directors.first())
-    assert _names(director, "secret.handle") == {"Quiet Quentin"}
+    assert _names(director, "Secret.Handle@example.org") == {"Quiet Quentin"}
+
+
+def test_directors_cannot_read_an_email_out_a_character_at_a_time() -> None:
+    tournament = TournamentFactory()
+    PlayerFactory(name="Quiet Quentin", email="secret.handle@example.org")
+    director = APIClient()
+    director.force_authenticate(tournament.directors.first())
+    for part in ("s", "secret.handle", "secret.handle@", "example.org", "@example.org"):
+        assert _names(director, part) == set(), part
+    assert _names(director, "secret.handle@example.or") == set()
 
 
 def test_players_of_private_tournaments_are_listed_to_their_directors_only() -> None:

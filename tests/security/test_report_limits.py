@@ -100,3 +100,42 @@ def test_the_private_link_forms_are_rate_limited(match: Match) -> None:
     assert last.status_code == 429
     assert int(last["Retry-After"]) > 0
     assert len(_rejected(match)) == 3
+
+
+def _director_with_fresh_keys(match: Match):
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(match.event.tournament.directors.first())
+    keys = iter(f"made-up-key-{n:04d}" for n in range(1000))
+
+    def post(body: dict) -> int:
+        return client.post(
+            f"/api/matches/{match.pk}/resolve/",
+            body,
+            format="json",
+            HTTP_X_REPORT_KEY=next(keys),
+        ).status_code
+
+    return post
+
+
+@override_settings(REPORT_LINK_RATE="3/min")
+def test_a_director_is_rate_limited_whatever_report_key_they_send(match: Match) -> None:
+    post = _director_with_fresh_keys(match)
+    with time_machine.travel("2030-01-01 12:00:10", tick=False):
+        codes = [post({"games": "nonsense"}) for _ in range(8)]
+    assert codes[:3] == [400, 400, 400]
+    assert codes[3:] == [429] * 5
+    assert len(_rejected(match)) == 3
+
+
+@override_settings(REPORT_REJECTED_KEPT_PER_HOUR=2, REPORT_LINK_RATE="100/min")
+def test_a_directors_stored_budget_ignores_the_report_key_they_send(match: Match) -> None:
+    post = _director_with_fresh_keys(match)
+    with time_machine.travel("2030-01-01 12:00:10", tick=False):
+        codes = [post({"games": "nonsense", "n": n}) for n in range(4)]
+    assert codes == [400] * 4
+    stored = _rejected(match)
+    assert [s.payload.get("n") for s in stored] == [0, 1, None, None]
+    assert all(s.payload["not_stored"].startswith("too many") for s in stored[2:])

@@ -1,7 +1,7 @@
 """``POST /api/auth/token/``: a token for a username and password (throttled).
 
 Two limits: DRF's per-address rate (10 a minute, the address read behind
-``NUM_PROXIES`` trusted proxies) and the login backoff per address and username
+``NUM_PROXIES`` trusted proxies, an IPv6 address as its /64) and the login backoff per address and username
 shared with the HTML and admin logins (tournament/login_throttle.py).
 """
 
@@ -18,7 +18,7 @@ class LoginThrottle(AnonRateThrottle):
     scope = "login"
 
     def get_ident(self, request):  # type: ignore[no-untyped-def]
-        return login_throttle.client_address(request)
+        return login_throttle.address_group(request)
 
 
 class TokenView(ObtainAuthToken):
@@ -42,5 +42,5 @@ class TokenView(ObtainAuthToken):
         except ValidationError:
             login_throttle.failure_record(request, username)
             raise
-        login_throttle.success_record(username)
+        login_throttle.success_record(username, request)
         return response

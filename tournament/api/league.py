@@ -15,7 +15,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView
-from tournament.models import Player, RatingChange, Round, Series
+from tournament.models import RatingChange, Round, Series
+from tournament.selectors import players_visible_to
 from tournament.services.deadlines import round_deadline_set
 from tournament.services.series import series_leaderboard
 
@@ -99,7 +100,8 @@ class PlayerRatingsView(APIView):
         summary="A player's FIBS rating, experience and rating history (oldest first)",
     )
     def get(self, request: Request, pk: int) -> Response:
-        player = get_object_or_404(Player, pk=pk)
+        # 404 for a player seen only in private tournaments, as the player's own page.
+        player = get_object_or_404(players_visible_to(request.user), pk=pk)
         history = (
             RatingChange.objects.filter(player=player)
             .select_related("match")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -15,26 +14,11 @@ from tournament import page_cache
 from tournament.errors import DomainError
 from tournament.models import Event, Player, User
 from tournament.services.common import refuse
+from tournament.text import text_problem
 
 log = logging.getLogger(__name__)
 
 MAX_RATING = 4000.0
-#: Joiners some scripts need inside a word (Persian, Indic); other format characters
-#: (bidi overrides and isolates, zero-width spaces) are refused.
-ALLOWED_FORMAT = frozenset("\u200c\u200d")
-
-
-def text_problem(text: str, what: str = "A name") -> str | None:
-    """Why ``text`` cannot be a name (line breaks, tabs, bidi or other control
-    characters), or None. Used for names and clubs by every way players arrive."""
-    for char in text:
-        category = unicodedata.category(char)
-        if category in ("Cc", "Zl", "Zp") or (category == "Cf" and char not in ALLOWED_FORMAT):
-            kind = (
-                "a line break" if char in "\r\n\x0b\x0c\x85\u2028\u2029" else "a control character"
-            )
-            return f"{what} may not contain {kind} (U+{ord(char):04X})."
-    return None
 
 
 def _clean(
