@@ -18,5 +18,5 @@ max_requests = 5000
 max_requests_jitter = 500
 accesslog = "-"
 # Private report links (/r/<key>/) are credentials: the access log masks the key.
-logger_class = "tournament.access_log.MaskedKeyLogger"
+logger_class = "tournament.web.access_log.MaskedKeyLogger"
 forwarded_allow_ips = "*"

@@ -29,7 +29,7 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "") or ("dev-only-insecure-key" if DEB
 
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
-CSRF_FAILURE_VIEW = "tournament.error_pages.csrf_failure"  # a styled page, not a bare 403
+CSRF_FAILURE_VIEW = "tournament.web.error_pages.csrf_failure"  # a styled page, not a bare 403
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 # Trusted reverse proxies in front of the app (the compose nginx: 1). Client addresses
 # (throttles, the audit) are read from the right of X-Forwarded-For past that many hops;
@@ -56,14 +56,14 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "tournament.edge.NulQueryMiddleware",
-    "tournament.edge.PrivateLinkNoStoreMiddleware",
-    "tournament.body_limit.BodyLimitMiddleware",  # before CSRF reads an oversized upload
+    "tournament.web.edge.NulQueryMiddleware",
+    "tournament.web.edge.PrivateLinkNoStoreMiddleware",
+    "tournament.web.body_limit.BodyLimitMiddleware",  # before CSRF reads an oversized upload
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "tournament.error_pages.AppErrorMiddleware",  # a refusal no view caught: 4xx, not 500
+    "tournament.web.error_pages.AppErrorMiddleware",  # a refusal no view caught: 4xx, not 500
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
 ]
 
@@ -229,7 +229,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PARSER_CLASSES": [
-        "tournament.json_parser.DepthLimitedJSONParser",
+        "tournament.api.json_parser.DepthLimitedJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
@@ -305,7 +305,7 @@ if not DEBUG:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"private_links": {"()": "tournament.access_log.MaskPrivateLinks"}},
+    "filters": {"private_links": {"()": "tournament.web.access_log.MaskPrivateLinks"}},
     "handlers": {
         "console": {"class": "logging.StreamHandler", "filters": ["private_links"]},
     },

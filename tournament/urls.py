@@ -5,8 +5,9 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from tournament import health, link_results
-from tournament.login_throttle import ThrottledLoginView, throttled_login
+from tournament.public import link_results
+from tournament.web import health
+from tournament.web.login_throttle import ThrottledLoginView, throttled_login
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
@@ -32,11 +33,11 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("r/<slug:key>/results/", link_results.link_results, name="link-results"),
     path("", include("matches.urls")),  # /r/<key>/, /me/, /director/disputes/, audit
-    path("", include("tournament.urls_league")),  # CSV, match zip, .ics, series pages
+    path("", include("tournament.league.urls")),  # CSV, match zip, .ics, series pages
     path("", include("tournament.public.urls")),
 ]
 
-handler400 = "tournament.error_pages.bad_request"
-handler403 = "tournament.error_pages.forbidden"
-handler404 = "tournament.error_pages.not_found"
-handler500 = "tournament.error_pages.server_error"
+handler400 = "tournament.web.error_pages.bad_request"
+handler403 = "tournament.web.error_pages.forbidden"
+handler404 = "tournament.web.error_pages.not_found"
+handler500 = "tournament.web.error_pages.server_error"

@@ -8,7 +8,7 @@ from django.test import RequestFactory
 
 from matches.errors import Conflict, Forbidden, Invalid, NotFound, invalid_input
 from tournament.api import errors as api_errors
-from tournament.error_pages import AppErrorMiddleware
+from tournament.web.error_pages import AppErrorMiddleware
 
 
 def test_the_plain_errors_carry_code_message_detail_and_status() -> None:

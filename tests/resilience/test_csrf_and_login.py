@@ -12,7 +12,7 @@ from rest_framework.authtoken.models import Token
 from matches.models import Match, Submission
 from tests.factories import DEFAULT_PASSWORD, UserFactory
 from tests.resilience.test_permissions import MATRIX, _Lookup, _scene
-from tournament.login_throttle import USER_FREE_FAILURES
+from tournament.web.login_throttle import USER_FREE_FAILURES
 
 pytestmark = pytest.mark.django_db
 

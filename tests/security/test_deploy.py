@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tournament.access_log import MaskedKeyLogger, mask_private_links
+from tournament.web.access_log import MaskedKeyLogger, mask_private_links
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -236,7 +236,7 @@ def test_access_logs_mask_private_links() -> None:
     assert "SeCrEt123" not in " ".join(str(v) for v in atoms.values())
     assert atoms["r"] == "POST /r/***/matches/9/record/ HTTP/1.1"
     conf = (DEPLOY / "gunicorn.conf.py").read_text()
-    assert 'logger_class = "tournament.access_log.MaskedKeyLogger"' in conf
+    assert 'logger_class = "tournament.web.access_log.MaskedKeyLogger"' in conf
 
 
 def _gunicorn_cfg() -> dict:

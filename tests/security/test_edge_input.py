@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from tests.factories import MatchFactory, TournamentFactory
-from tournament.json_parser import MAX_DEPTH
+from tournament.api.json_parser import MAX_DEPTH
 
 pytestmark = pytest.mark.django_db
 

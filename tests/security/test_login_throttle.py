@@ -12,7 +12,7 @@ from django.test import Client, override_settings
 
 from matches.client_address import client_address
 from tests.factories import DEFAULT_PASSWORD, UserFactory
-from tournament import login_throttle
+from tournament.web import login_throttle
 
 pytestmark = pytest.mark.django_db
 

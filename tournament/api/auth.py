@@ -2,7 +2,7 @@
 
 Two limits: DRF's per-address rate (10 a minute, the address read behind
 ``NUM_PROXIES`` trusted proxies, an IPv6 address as its /64) and the login backoff per address and username
-shared with the HTML and admin logins (tournament/login_throttle.py).
+shared with the HTML and admin logins (tournament/web/login_throttle.py).
 """
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
@@ -11,7 +11,7 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import Throttled, ValidationError
 from rest_framework.throttling import AnonRateThrottle
 
-from tournament import login_throttle
+from tournament.web import login_throttle
 
 
 class LoginThrottle(AnonRateThrottle):

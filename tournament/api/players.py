@@ -15,8 +15,8 @@ from rest_framework.views import APIView
 from tournament import selectors, services
 from tournament.api import serializers as io
 from tournament.api.base import READ_ERRORS, WRITE_ERRORS, _by, _visible
+from tournament.api.json_parser import DepthLimitedJSONParser
 from tournament.api.permissions import CanEditPlayer, CanManagePlayers
-from tournament.json_parser import DepthLimitedJSONParser
 from tournament.models import Event, Player
 from tournament.services.common import refuse
 from tournament.services.imports import players_import_csv

@@ -309,7 +309,7 @@ def event_slips(request: HttpRequest, slug: str, event_slug: str) -> HttpRespons
 
 def _director_slips(request: HttpRequest, event: Event, context: dict[str, Any]) -> HttpResponse:
     from tournament.console.players import link_address
-    from tournament.qr import qr_svg
+    from tournament.public.qr import qr_svg
     from tournament.services.player_links import player_links_ensure
 
     player_links_ensure(tournament=event.tournament)

@@ -47,7 +47,7 @@ USER_MEMORY_SECONDS = 24 * 3600
 KNOWN_SECONDS = 90 * 24 * 3600
 #: The signed cookie naming the accounts (digests) that logged in from a browser; how many.
 KNOWN_COOKIE = "login_known"
-KNOWN_COOKIE_SALT = "tournament.login_throttle.known"
+KNOWN_COOKIE_SALT = "tournament.web.login_throttle.known"
 KNOWN_COOKIE_ACCOUNTS = 5
 
 

@@ -3,7 +3,7 @@
 
 from django.urls import path
 
-from tournament import views_league
+from tournament.league import views as views_league
 
 urlpatterns = [
     path(

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tournament import exports
+from tournament.league import exports
 from tournament.models import Entry, Event, Player, Series
 from tournament.public.caching import Page, cached_page
 from tournament.public.delivery import page_response

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from matches import selectors
 from matches.services.access import EventFinished, link_by_key, link_check_live
-from tournament.finished import entry_finished
+from tournament.public.finished import entry_finished
 
 
 def link_results(request: HttpRequest, key: str) -> HttpResponse:

@@ -1,0 +1,1 @@
+"""What outlives one event: FIBS ratings, series points, exports and their pages."""
