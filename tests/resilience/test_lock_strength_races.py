@@ -29,7 +29,11 @@ from tournament.models import Entry, Event, Player, RatingChange, Round, Tournam
 from tournament.services.console_extras import entry_check_in_undo
 from tournament.services.entries import entry_withdraw_undo
 from tournament.services.notify_prefs import player_notify_set
-from tournament.services.tables import match_table_set, round_tables_assign
+from tournament.services.tables import (
+    match_table_set,
+    opened_tables_assign,
+    round_tables_assign,
+)
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -90,6 +94,20 @@ CASES: dict[str, tuple[Callable[[Weekend], Any], Callable[[Weekend], list[tuple[
     ),
     "tables of a round": (
         lambda w: round_tables_assign(round_=w.main.rounds.get(number=1)),
+        lambda w: (
+            [(Tournament, w.tournament.pk)]
+            + [(Match, m.pk) for m in Match.objects.filter(event=w.main, status="ready")]
+        ),
+    ),
+    "tables of matches that opened by themselves": (
+        lambda w: (
+            match_table_set(match=_ready(w), table=7),
+            opened_tables_assign(
+                match_ids=Match.objects.filter(event=w.main, status="ready").values_list(
+                    "pk", flat=True
+                )
+            ),
+        ),
         lambda w: (
             [(Tournament, w.tournament.pk)]
             + [(Match, m.pk) for m in Match.objects.filter(event=w.main, status="ready")]

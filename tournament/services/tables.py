@@ -8,7 +8,7 @@ never hand out the same table twice.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from django.db import transaction
 from django.utils import timezone
@@ -29,6 +29,12 @@ def _lock_tournament(tournament_id: int) -> None:
         .order_by()
         .values_list("pk", flat=True)
     )
+
+
+def _free_tables(tournament_id: int) -> Iterator[int]:
+    """The tournament's free table numbers, lowest first, up to ``MAX_TABLE``."""
+    taken = set(_tables_in_use(tournament_id))
+    return (table for table in range(1, MAX_TABLE + 1) if table not in taken)
 
 
 def _tables_in_use(tournament_id: int, *, besides: Iterable[int] = ()) -> dict[int, int]:
@@ -100,14 +106,11 @@ def round_tables_assign(*, round_: Round, by: User | None = None) -> list[Match]
         )
         if not waiting:
             return []
-        taken = set(_tables_in_use(tournament_id))
-        table = 0
+        free = _free_tables(tournament_id)
         now = timezone.now()
         for match in waiting:
-            table += 1
-            while table in taken:
-                table += 1
-            if table > MAX_TABLE:
+            table = next(free, None)
+            if table is None:
                 raise refuse(
                     f"Every table up to {MAX_TABLE} is in use.", code="no-table", field="table"
                 )
@@ -147,20 +150,13 @@ def opened_tables_assign(*, match_ids: Iterable[int]) -> list[Match]:
         ).exists():
             return []
         waiting = list(
-            Match.objects.select_for_update(of=("self",))
+            Match.objects.select_for_update(of=("self",), no_key=True)
             .filter(pk__in=ids, status=Match.Status.READY, table__isnull=True, is_bye=False)
             .order_by("event_id", "round__number", "slot")
         )
-        taken = set(_tables_in_use(tournament_id))
         seated: list[Match] = []
-        table = 0
         now = timezone.now()
-        for match in waiting:
-            table += 1
-            while table in taken:
-                table += 1
-            if table > MAX_TABLE:
-                break
+        for match, table in zip(waiting, _free_tables(tournament_id), strict=False):
             match.table, match.updated_at = table, now
             seated.append(match)
         if seated:
