@@ -586,6 +586,23 @@ def test_a_withdrawal_gives_the_walkover_through_the_one_writer(bracket: Bracket
     assert "ill" in walkover.payload["reason"]
 
 
+def test_the_consoles_withdrawal_keeps_who_sent_it_like_the_apis(bracket: Bracket) -> None:
+    match = bracket.first
+    event = match.event
+    url = (
+        f"/director/t/{event.tournament.slug}/events/{event.slug}/entries/{match.entry2_id}"
+        "/withdraw/"
+    )
+    answer = _console(bracket).post(url, REMOTE_ADDR="203.0.113.9", HTTP_USER_AGENT="TD laptop")
+    assert answer.status_code == 302
+    walkover = match.submissions.get()
+    assert (walkover.payload["decision"], walkover.ip_address, walkover.user_agent) == (
+        "walkover",
+        "203.0.113.9",
+        "TD laptop",
+    )
+
+
 def test_a_walkover_the_bracket_gives_a_withdrawn_player_is_stored_too(bracket: Bracket) -> None:
     """Anna wins, withdraws before her next opponent is known; when Cleo arrives, the
     bracket gives her the final by walkover through the one writer."""

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from matches.errors import REFUSALS
+from matches.views import request_meta
 from tournament.console import forms, selectors
 from tournament.console.base import (
     AuthenticatedHttpRequest,
@@ -112,7 +113,10 @@ def entry_withdraw_view(
             "open_matches": selectors.entry_open_matches(entry),
         }
         return render(request, "console/withdraw_confirm.html", context)
-    if _refusal(request, entry_withdraw, entry=entry, by=request.user) is not None:
+    if (
+        _refusal(request, entry_withdraw, entry=entry, by=request.user, meta=request_meta(request))
+        is not None
+    ):
         messages.success(
             request,
             f"{entry.player.name} withdrawn. Undo it from their row while nobody has taken "

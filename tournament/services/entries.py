@@ -120,7 +120,7 @@ def entry_withdraw(
     with transaction.atomic():
         event_lock(entry.event_id)  # before the entry and its matches (see event_lock)
         entry = (
-            Entry.objects.select_for_update(no_key=True)
+            Entry.objects.select_for_update(of=("self",), no_key=True)
             .select_related("event", "player")
             .get(pk=entry.pk)
         )
