@@ -227,7 +227,7 @@ NOT_IN_MATRIX = {
 def _scene() -> Scene:
     world = build_world(size=8, lengths=(3,))
     series = Series.objects.create(name="Club Series", slug=f"series-{world.tournament.pk}")
-    world.tournament.league.series = series
+    world.tournament.series = series
     world.tournament.save(update_fields=["series"])
     return Scene(world=world, match=world.matches(1)[0], series=series)
 
