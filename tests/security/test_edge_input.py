@@ -55,6 +55,9 @@ def test_private_link_pages_are_not_stored() -> None:
     assert response.status_code == 200
     assert "no-store" in response["Cache-Control"]
     assert "private" in response["Cache-Control"]
+    # A request made from the page names the site as its referrer, never the key.
+    assert response["Referrer-Policy"] == "strict-origin"
+    assert Client().get("/").get("Referrer-Policy") != "strict-origin"
 
 
 def test_pages_that_show_private_links_are_not_stored() -> None:
@@ -78,6 +81,7 @@ def test_pages_that_show_private_links_are_not_stored() -> None:
         response = client.get(path)
         assert response.status_code == 200, path
         assert "no-store" in response.get("Cache-Control", ""), path
+        assert response.get("Referrer-Policy") == "strict-origin", path
 
 
 def test_a_players_ratings_are_hidden_like_the_player() -> None:

@@ -6,7 +6,11 @@
 - :class:`PrivateLinkNoStoreMiddleware`: pages under a private link (``/r/<key>/``)
   and the pages that show private links (``/me/``, the console's and the API's player
   links) are marked ``Cache-Control: no-store``, so neither a shared cache nor the
-  browser's history keeps a page that acts for a player.
+  browser's history keeps a page that acts for a player. They also send
+  ``Referrer-Policy: strict-origin``: a request made from such a page (an API call,
+  a stylesheet) names only the site as its referrer, not the key, so the key is not
+  written to logs that record referrers (nginx's error log does). Not ``no-referrer``:
+  the browser would then send ``Origin: null`` with a form, and CSRF refuses it.
 """
 
 from __future__ import annotations
@@ -61,8 +65,8 @@ class NulQueryMiddleware:
 
 
 class PrivateLinkNoStoreMiddleware:
-    """``Cache-Control: no-store`` (and friends) on every ``/r/`` response and every page
-    that shows private links."""
+    """``Cache-Control: no-store`` (and friends) and ``Referrer-Policy: strict-origin`` on
+    every ``/r/`` response and every page that shows private links."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -71,4 +75,5 @@ class PrivateLinkNoStoreMiddleware:
         response = self.get_response(request)
         if request.path.startswith(PRIVATE_PREFIX) or SHOWS_LINKS.match(request.path):
             add_never_cache_headers(response)
+            response.headers["Referrer-Policy"] = "strict-origin"
         return response
