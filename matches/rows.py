@@ -2,7 +2,7 @@
 
 Building the ORM's SQL on every report (the lock alone joins seven tables) cost more
 CPU than PostgreSQL takes to run it. Here the SQL is written once from the models'
-``_meta`` and run through Django's cursor, so queries are counted, logged and wrapped
+``_meta`` (the documented ``get_fields()``) and run through Django's cursor, so queries are counted, logged and wrapped
 like any other; rows become instances through ``Model.from_db`` and each field's
 ``from_db_value``, values go in through ``pre_save`` and ``get_db_prep_save`` as
 ``save()`` sends them (no signals: nothing listens to these models'). The SQL is the
@@ -38,7 +38,12 @@ _JOINS: tuple[tuple[str, type[models.Model], str | None], ...] = (
 
 
 def _fields(model: type[models.Model], *, skip: tuple[str, ...] = ()) -> list[Any]:
-    return [f for f in model._meta.concrete_fields if f.attname not in skip]
+    """The model's columns in declaration order (the Model ``_meta`` API), ``skip`` left out."""
+    return [
+        f
+        for f in model._meta.get_fields()
+        if f.concrete and not f.many_to_many and f.attname not in skip  # type: ignore[union-attr]
+    ]
 
 
 @functools.cache
@@ -122,9 +127,11 @@ def match_game_rows(match_id: int) -> list[Game]:
 
 
 def _quote(using: str, name: object) -> str:
-    """A table or column name quoted for the database (a field without a column is a bug)."""
+    """A table or column name quoted as SQL's standard (PostgreSQL and SQLite) wants it;
+    a field without a column is a bug."""
     assert isinstance(name, str), name
-    return connections[using].ops.quote_name(name)
+    assert '"' not in name, name
+    return f'"{name}"'
 
 
 @functools.cache
