@@ -1,0 +1,172 @@
+"""Fields and bases the console's forms share: number lists, tie-breaks, dates, locked settings, confirmations."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from tournament.selectors import TIEBREAKS
+
+MAX_CSV_BYTES = 1_000_000
+
+
+class IntListField(forms.CharField):
+    """A comma- or space-separated list of whole numbers, e.g. ``11, 11, 13, 17``."""
+
+    def __init__(self, *, minimum: int = 1, **kwargs: Any) -> None:
+        self.minimum = minimum
+        kwargs.setdefault("max_length", 200)
+        super().__init__(**kwargs)
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            return ", ".join(str(v) for v in value)
+        return value
+
+    def clean(self, value: Any) -> list[int]:
+        text = super().clean(value)
+        if not text:
+            return []
+        numbers = []
+        for part in re.split(r"[\s,;]+", text.strip()):
+            if not part:
+                continue
+            if not part.isdigit():
+                raise ValidationError(f"“{part}” is not a whole number.", code="invalid")
+            number = int(part)
+            if number < self.minimum:
+                raise ValidationError(f"Each number must be at least {self.minimum}.", code="min")
+            numbers.append(number)
+        return numbers
+
+
+class NumberListField(forms.CharField):
+    """A comma- or space-separated list of numbers of 0 or more, e.g. ``50, 30, 12.5``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 200)
+        super().__init__(**kwargs)
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            return ", ".join(f"{v:g}" for v in value)
+        return value
+
+    def clean(self, value: Any) -> list[float | int]:
+        text = super().clean(value)
+        numbers: list[float | int] = []
+        for part in re.split(r"[\s,;]+", (text or "").strip()):
+            if not part:
+                continue
+            try:
+                number = float(part)
+            except ValueError:
+                raise ValidationError(f"“{part}” is not a number.", code="invalid") from None
+            if not number >= 0 or number == float("inf"):
+                raise ValidationError("Each number must be 0 or more.", code="min")
+            numbers.append(int(number) if number.is_integer() else number)
+        return numbers
+
+
+class TiebreaksField(forms.CharField):
+    """Tie-break names in order, comma-separated, e.g. ``wins, head_to_head``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 200)
+        kwargs.setdefault(
+            "help_text",
+            "In order; blank takes the default. Known: "
+            + ", ".join(f"{name} ({label})" for name, label in TIEBREAKS.items())
+            + ".",
+        )
+        super().__init__(**kwargs)
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            return ", ".join(str(v) for v in value)
+        return value
+
+    def clean(self, value: Any) -> list[str]:
+        text = super().clean(value)
+        names = [part for part in re.split(r"[\s,;]+", (text or "").strip()) if part]
+        unknown = [name for name in names if name not in TIEBREAKS]
+        if unknown:
+            raise ValidationError(f"Unknown tie-break(s): {', '.join(unknown)}.", code="invalid")
+        if len(set(names)) != len(names):
+            raise ValidationError("A tie-break is named twice.", code="invalid")
+        return names
+
+
+class DateInput(forms.DateInput):
+    """A browser date picker: its value is an ISO date whatever the locale."""
+
+    input_type = "date"
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        super().__init__(attrs, format="%Y-%m-%d")
+
+
+class LockedBoundField(forms.BoundField):
+    """A locked field shows (and its hidden input carries) the current value, even when a
+    refused new one was posted: sending the page again then changes nothing locked."""
+
+    def value(self) -> Any:
+        return self.field.prepare_value(self.initial)
+
+
+class LockedFieldsForm(forms.Form):
+    """A settings form some of whose fields can no longer change.
+
+    ``locked`` maps a field's name to the reason. A locked field is shown disabled
+    with the reason as its help, and its current value travels in a hidden input
+    (``_fields.html``), so the services see it unchanged; a changed value sent anyway
+    is refused next to the field (by ``clean_<field>`` or the service), never dropped.
+    """
+
+    def __init__(self, *args: Any, locked: Mapping[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.locked = {
+            name: reason for name, reason in (locked or {}).items() if name in self.fields
+        }
+        for name, reason in self.locked.items():
+            field = self.fields[name]
+            field.help_text = f"Locked: {reason}"
+            field.widget.attrs["disabled"] = True
+            field.required = False
+            field.get_bound_field = (  # type: ignore[method-assign]
+                lambda form, name, field=field: LockedBoundField(form, field, name)  # type: ignore[misc]
+            )
+
+    def locked_value_error(self, name: str, value: Any) -> None:
+        """Refuse a new ``value`` for the locked field ``name`` (one the form itself holds)."""
+        current = self.initial.get(name)
+        if name in self.locked and value not in ("", None, current):
+            raise ValidationError(
+                f"This cannot change: {self.locked[name]} It stays {current!r}.", code="locked"
+            )
+
+
+class AskToConfirm(forms.Form):
+    """A hidden tick box, ``confirm_field``, that a refusal the director may overrule
+    brings into sight (``call_service`` calls ``ask_to_confirm`` for those refusals)."""
+
+    confirm_field = "confirm"
+    confirm_label = ""
+    confirm_help = ""
+
+    def ask_to_confirm(self) -> None:
+        """Show the tick box with its label."""
+        field = self.fields[self.confirm_field]
+        field.widget = forms.CheckboxInput()
+        field.label = self.confirm_label
+        field.help_text = self.confirm_help
+        # shown with its new widget and label (Django's private cache, not in the stubs)
+        self._bound_fields_cache.pop(self.confirm_field, None)  # type: ignore[attr-defined]
+
+
+class ConfirmForm(forms.Form):
+    """A confirmation button's form: no field, only the refusal of the service it runs."""
