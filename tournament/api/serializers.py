@@ -55,6 +55,9 @@ class PlayerCreateSerializer(serializers.Serializer):
 class PlayerWithEmailSerializer(PlayerSerializer):
     """A player as those who may correct them see it: with the email."""
 
+    # Not an EmailField: its schema says format "email", which "" (no email known) is not.
+    email = serializers.CharField(read_only=True, help_text="Empty when none is known.")
+
     class Meta(PlayerSerializer.Meta):
         fields = [*PlayerSerializer.Meta.fields, "email"]
         read_only_fields = fields
