@@ -46,7 +46,7 @@ beat: venv
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict matches/rules tournament/formats tournament/league/ratings.py tournament/league/series.py
+	$(BIN)/mypy --strict matches/rules tournament/formats tournament/formulas
 	$(BIN)/mypy matches tournament
 	$(BIN)/lint-imports
 

@@ -23,8 +23,8 @@ from matches.signals import announce_match_changed
 from tournament.errors import Conflict
 from tournament.models import Entry, Event, Round
 from tournament.notifications import notify_on_commit
+from tournament.selectors.brackets import Outcome, Router, Seat
 from tournament.services.auto_start import round_open, starts_each_match
-from tournament.services.brackets import Outcome, Router, Seat
 from tournament.services.common import ACTIVE, event_lock, refuse
 from tournament.services.player_links import player_link_ensure
 from tournament.services.tables import opened_tables_on_commit

@@ -11,8 +11,8 @@ from django.db.models import Max
 from django.utils.text import slugify
 
 from matches.models import Match
+from tournament import page_cache
 from tournament.models import Event, Round, Tournament
-from tournament.public import page_cache
 from tournament.services.common import refuse
 
 MAX_LENGTH = 99

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import Q
 
+from tournament import page_cache
 from tournament.errors import DomainError
 from tournament.models import Event, Player, User
-from tournament.public import page_cache
 from tournament.services.common import refuse
 from tournament.text import text_problem
 

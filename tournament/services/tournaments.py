@@ -8,8 +8,8 @@ import zoneinfo
 from django.db import transaction
 from django.utils.text import slugify
 
+from tournament import page_cache
 from tournament.models import Tournament, User
-from tournament.public import page_cache
 from tournament.services.common import refuse
 
 

@@ -15,7 +15,7 @@ from tournament.formats.feed_in import FeedInBracket, FromLoser
 from tournament.models import Draw, Event, Round
 from tournament.public import bracket as layout
 from tournament.public.selectors.common import matches_with_players
-from tournament.services.brackets import double_elimination, feed_in
+from tournament.selectors.brackets import double_elimination, feed_in
 
 ELIMINATION = frozenset({Event.Format.SINGLE_ELIMINATION, Event.Format.DOUBLE_ELIMINATION})
 COMPANION_KINDS = (Event.Kind.CONSOLATION, Event.Kind.LAST_CHANCE)
