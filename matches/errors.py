@@ -124,6 +124,17 @@ def _plain(value: Any) -> Any:
     return str(value) if isinstance(value, str) else value
 
 
+#: SQLSTATE class 40, "transaction rollback": a deadlock (40P01) or a serialization
+#: failure (40001). The database is fine; this transaction lost a race and was undone.
+TRANSACTION_ROLLBACK = "40"
+
+
+def lost_a_race(exc: BaseException) -> bool:
+    """Whether ``exc`` is PostgreSQL undoing a transaction that lost a race (not an outage)."""
+    sqlstate = getattr(exc.__cause__, "sqlstate", None) or ""
+    return sqlstate.startswith(TRANSACTION_ROLLBACK)
+
+
 #: Everything a report may be refused with: the rules engine's errors and the application's.
 REFUSALS = (RulesError, AppError)
 

@@ -10,7 +10,6 @@ versioned submission, accepted or rejected.
 from __future__ import annotations
 
 import functools
-import ipaddress
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,14 +26,14 @@ from rest_framework.views import APIView
 from matches.api import serializers as io
 from matches.api.report_throttle import ReportLinkThrottle
 from matches.api.shapes import MatchDetailSerializer, match_detail_data
-from matches.client_address import client_address
+from matches.client_address import request_meta
 from matches.errors import AppError, invalid_input
 from matches.models import Match
 from matches.selectors import match_detail, match_submissions
 from matches.services.access import Actor, director_reader_role, director_role
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
 from matches.services.decisions import match_final_score
-from matches.services.ledger import RequestMeta, submission_reject
+from matches.services.ledger import submission_reject
 from matches.services.records import file_too_large, max_file_bytes, record_upload
 from matches.services.reporting import game_report, match_report
 from tournament.models import User
@@ -57,17 +56,6 @@ ERRORS = {
     409: OpenApiResponse(description="The match changed: e.g. the game is already recorded"),
     429: OpenApiResponse(description="Too many reports from this link: wait (Retry-After)"),
 }
-
-
-def request_meta(request: Request) -> RequestMeta:
-    """The reporter's address and browser, as stored with the submission."""
-    address = client_address(request) or None
-    if address is not None:
-        try:
-            ipaddress.ip_address(address)
-        except ValueError:
-            address = None
-    return RequestMeta(ip=address, user_agent=request.META.get("HTTP_USER_AGENT", "")[:300])
 
 
 def _body(request: Request) -> Mapping[str, Any]:

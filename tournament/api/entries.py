@@ -10,7 +10,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from matches.api.views import request_meta
+from matches.client_address import request_meta
 from tournament import selectors, services
 from tournament.api import serializers as io
 from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView, _by, _get

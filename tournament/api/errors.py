@@ -19,17 +19,13 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from matches.errors import AppError
+from matches.errors import AppError, lost_a_race
 from matches.rules.errors import RulesError
 from tournament.errors import Conflict, DomainError
 
 __all__ = ["AppError", "Conflict", "DomainError", "exception_handler"]
 
 log = logging.getLogger(__name__)
-
-#: SQLSTATE class 40, "transaction rollback": a deadlock (40P01) or a serialization
-#: failure (40001). The database is fine; this transaction lost a race and was undone.
-TRANSACTION_ROLLBACK = "40"
 
 
 def _first_message(detail: Any) -> str:
@@ -43,12 +39,6 @@ def _first_message(detail: Any) -> str:
     if isinstance(detail, list) and detail:
         return _first_message(detail[0])
     return str(detail)
-
-
-def lost_a_race(exc: BaseException) -> bool:
-    """Whether ``exc`` is PostgreSQL undoing a transaction that lost a race (not an outage)."""
-    sqlstate = getattr(exc.__cause__, "sqlstate", None) or ""
-    return sqlstate.startswith(TRANSACTION_ROLLBACK)
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

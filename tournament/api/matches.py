@@ -12,7 +12,7 @@ from rest_framework import exceptions, generics, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from matches.api.views import request_meta
+from matches.client_address import request_meta
 from matches.errors import AppError, invalid_input
 from matches.models import Match, Submission
 from matches.services.access import Actor, director_reader_role

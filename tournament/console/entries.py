@@ -10,8 +10,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from matches.client_address import request_meta
 from matches.errors import REFUSALS
-from matches.views import request_meta
 from tournament.console import forms, selectors
 from tournament.console.base import (
     AuthenticatedHttpRequest,

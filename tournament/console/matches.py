@@ -13,11 +13,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from matches.client_address import request_meta
 from matches.errors import REFUSALS, invalid_input
 from matches.models import Submission
 from matches.services.access import Actor, director_role
 from matches.services.ledger import submission_reject
-from matches.views import request_meta
 from tournament.console import forms, selectors
 from tournament.console.base import (
     AuthenticatedHttpRequest,
