@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from matches.api.shapes import MatchDetailSerializer, MatchSerializer
 from matches.models import Game, Match
-from tournament.api.serializers import MatchDetailSerializer, MatchSerializer
 from tournament.selectors import crawford_game_number, match_detail, match_list
 from tournament.services import (
     GameResult,

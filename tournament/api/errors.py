@@ -1,8 +1,6 @@
 """One handler turns every API error into ``{"code", "message", "detail"}`` (see api.md).
 
-The application's own refusals are :class:`matches.errors.AppError`; the services take
-``DomainError`` and ``Conflict`` from :mod:`tournament.errors` (re-exported here for code
-that still imports them from this module).
+The application's own refusals are :class:`matches.errors.AppError` and its subclasses.
 """
 
 from __future__ import annotations
@@ -19,26 +17,10 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from matches.errors import AppError, lost_a_race
+from matches.errors import AppError, first_message, lost_a_race
 from matches.rules.errors import RulesError
-from tournament.errors import Conflict, DomainError
-
-__all__ = ["AppError", "Conflict", "DomainError", "exception_handler"]
 
 log = logging.getLogger(__name__)
-
-
-def _first_message(detail: Any) -> str:
-    if isinstance(detail, dict):
-        for key, value in detail.items():
-            return (
-                f"{key}: {_first_message(value)}"
-                if key != "non_field_errors"
-                else _first_message(value)
-            )
-    if isinstance(detail, list) and detail:
-        return _first_message(detail[0])
-    return str(detail)
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -96,7 +78,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, exceptions.ValidationError):
         response.data = {
             "code": "invalid",
-            "message": _first_message(exc.detail),
+            "message": first_message(exc.detail),
             "detail": exc.detail,
         }
     elif isinstance(exc, exceptions.APIException):

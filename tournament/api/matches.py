@@ -12,16 +12,16 @@ from rest_framework import exceptions, generics, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from matches.api.shapes import MatchDetailSerializer, MatchSerializer
 from matches.client_address import request_meta
-from matches.errors import AppError, invalid_input
+from matches.errors import AppError, invalid_input, refuse
 from matches.models import Match, Submission
 from matches.services.access import Actor, director_reader_role
 from matches.services.ledger import submission_reject
 from tournament import selectors, services
 from tournament.api import serializers as io
-from tournament.api.base import ERROR, READ_ERRORS, WRITE_ERRORS, DirectorView, _by
+from tournament.api.base import ERROR, READ_ERRORS, WRITE_ERRORS, DirectorView, acting_user
 from tournament.models import Entry, Round
-from tournament.services.common import refuse
 from tournament.services.tables import match_table_set
 
 
@@ -35,7 +35,7 @@ class MatchFilterSerializer(serializers.Serializer):
 
 
 class MatchListView(generics.ListAPIView):
-    serializer_class = io.MatchSerializer
+    serializer_class = MatchSerializer
 
     def get_queryset(self) -> QuerySet[Match]:
         params = MatchFilterSerializer(data=self.request.query_params)
@@ -55,7 +55,7 @@ class MatchListView(generics.ListAPIView):
     @extend_schema(
         operation_id="matches_list",
         parameters=[MatchFilterSerializer],
-        responses={200: io.MatchSerializer(many=True), 400: OpenApiResponse(ERROR)},
+        responses={200: MatchSerializer(many=True), 400: OpenApiResponse(ERROR)},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
@@ -64,28 +64,28 @@ class MatchListView(generics.ListAPIView):
 class MatchDetailView(DirectorView):
     @extend_schema(
         operation_id="matches_retrieve",
-        responses={200: io.MatchDetailSerializer, **READ_ERRORS},
+        responses={200: MatchDetailSerializer, **READ_ERRORS},
     )
     def get(self, request: Request, pk: int) -> Response:
         self.match(request, pk)
-        return Response(io.MatchDetailSerializer(selectors.match_detail(pk)).data)
+        return Response(MatchDetailSerializer(selectors.match_detail(pk)).data)
 
     @extend_schema(
         operation_id="matches_table_update",
         request=io.MatchTableSerializer,
-        responses={200: io.MatchDetailSerializer, **WRITE_ERRORS},
+        responses={200: MatchDetailSerializer, **WRITE_ERRORS},
         summary="Put a match at a table (board), or take it off its table",
     )
     def patch(self, request: Request, pk: int) -> Response:
         match = self.match(request, pk)
         data = io.MatchTableSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        match_table_set(match=match, table=data.validated_data["table"], by=_by(request))
+        match_table_set(match=match, table=data.validated_data["table"], by=acting_user(request))
         return _match_answer(pk)
 
 
 def _match_answer(pk: int) -> Response:
-    return Response(io.MatchDetailSerializer(selectors.match_detail(pk)).data)
+    return Response(MatchDetailSerializer(selectors.match_detail(pk)).data)
 
 
 def _entry_of_player(match: Match, player_id: int, field: str) -> Entry:
@@ -135,7 +135,7 @@ def _keep_refused(request: Request, match: Match, kind: str, error: Exception) -
     submission_reject(
         match_id=match.pk,
         kind=kind,
-        actor=Actor(user=_by(request)),
+        actor=Actor(user=acting_user(request)),
         meta=request_meta(request),
         payload=dict(body.items()) if isinstance(body, Mapping) else {"body": body},
         error=error,
@@ -151,7 +151,7 @@ class MatchForfeitView(DirectorView):
     @extend_schema(
         operation_id="matches_forfeit",
         request=io.ForfeitSerializer,
-        responses={200: io.MatchDetailSerializer, **WRITE_ERRORS},
+        responses={200: MatchDetailSerializer, **WRITE_ERRORS},
         summary="A director records a forfeit: the named player wins",
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -168,7 +168,7 @@ class MatchForfeitView(DirectorView):
             match=match,
             winner=winner,
             reason=data["reason"],
-            by=_by(request),
+            by=acting_user(request),
             meta=request_meta(request),
         )
         return _match_answer(pk)
@@ -180,7 +180,7 @@ class MatchWalkoverView(MatchForfeitView):
     @extend_schema(
         operation_id="matches_walkover",
         request=io.ForfeitSerializer,
-        responses={200: io.MatchDetailSerializer, **WRITE_ERRORS},
+        responses={200: MatchDetailSerializer, **WRITE_ERRORS},
         summary="A director records a walkover: the opponent never came",
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -191,7 +191,7 @@ class MatchPenaltyView(DirectorView):
     @extend_schema(
         operation_id="matches_penalty",
         request=io.PenaltySerializer,
-        responses={200: io.MatchDetailSerializer, **WRITE_ERRORS},
+        responses={200: MatchDetailSerializer, **WRITE_ERRORS},
         summary="Late-arrival penalty points (past half the length: forfeit)",
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -208,7 +208,7 @@ class MatchPenaltyView(DirectorView):
             against=against,
             points=data["points"],
             reason=data["reason"],
-            by=_by(request),
+            by=acting_user(request),
             meta=request_meta(request),
         )
         return _match_answer(pk)
@@ -218,7 +218,7 @@ class MatchCorrectView(DirectorView):
     @extend_schema(
         operation_id="matches_correct",
         request=io.CorrectSerializer,
-        responses={200: io.MatchDetailSerializer, **WRITE_ERRORS},
+        responses={200: MatchDetailSerializer, **WRITE_ERRORS},
         summary="Correct a decided match's winner (and its score with it); the next round "
         "is re-seated",
     )
@@ -232,14 +232,14 @@ class MatchCorrectView(DirectorView):
             player_field="winner",
         )
         score = data.get("score")
-        services.match_correct_winner(
+        services.match_winner_correct(
             match=match,
             winner=winner,
             score=None if score is None else (score[0], score[1]),
             confirm=data["confirm"],
             cascade=data["cascade"],
             reason=data["reason"],
-            by=_by(request),
+            by=acting_user(request),
             meta=request_meta(request),
         )
         return _match_answer(pk)

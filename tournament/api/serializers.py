@@ -1,8 +1,7 @@
 """Input and output shapes of the tournament API (api.md fixes the names).
 
-``MatchSerializer`` and ``MatchDetailSerializer``, the match read shapes every endpoint
-that answers with a match uses, are defined once in ``matches.api.shapes`` and
-re-exported here.
+The match read shapes every endpoint that answers with a match uses are
+``matches.api.shapes``'s ``MatchSerializer`` and ``MatchDetailSerializer``.
 """
 
 from __future__ import annotations
@@ -15,8 +14,7 @@ from rest_framework import serializers
 
 from matches.api.serializers import confirm_field, final_score_field
 from matches.api.shapes import GameOutSerializer as GameOutSerializer
-from matches.api.shapes import MatchDetailSerializer as MatchDetailSerializer
-from matches.api.shapes import MatchSerializer as MatchSerializer
+from matches.api.shapes import MatchSerializer
 from tournament.models import Draw, Entry, Event, Player, Round, Tournament
 from tournament.selectors import TIEBREAKS
 

@@ -12,7 +12,7 @@ from rest_framework.response import Response
 
 from tournament import selectors, services
 from tournament.api import serializers as io
-from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView, _by, _get
+from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView, acting_user, get_or_404
 from tournament.api.permissions import CanCreateTournament
 from tournament.models import Tournament
 
@@ -36,7 +36,9 @@ class TournamentListView(generics.ListAPIView):
     def post(self, request: Request) -> Response:
         data = io.TournamentCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        tournament = services.tournament_create(director=_by(request), **data.validated_data)
+        tournament = services.tournament_create(
+            director=acting_user(request), **data.validated_data
+        )
         return Response(io.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
 
@@ -46,7 +48,7 @@ class TournamentDetailView(DirectorView):
         responses={200: io.TournamentSerializer, **READ_ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
-        tournament = self.checked(request, _get(Tournament, slug=slug))
+        tournament = self.checked(request, get_or_404(Tournament, slug=slug))
         return Response(io.TournamentSerializer(tournament).data)
 
     @extend_schema(
@@ -56,7 +58,7 @@ class TournamentDetailView(DirectorView):
         summary="Change the tournament's details (only those sent; the slug stays)",
     )
     def patch(self, request: Request, slug: str) -> Response:
-        tournament = self.checked(request, _get(Tournament, slug=slug))
+        tournament = self.checked(request, get_or_404(Tournament, slug=slug))
         data = io.TournamentSettingsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         current = {

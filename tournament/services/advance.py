@@ -15,16 +15,16 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from matches.errors import Conflict, refuse
 from matches.models import Game, Match
 from matches.services.access import Actor
 from matches.services.decisions import match_decide_without_play, match_reopen, system_role
 from matches.services.ledger import RequestMeta
 from matches.signals import announce_match_changed
-from tournament.errors import Conflict
 from tournament.models import Entry, Event, Round
 from tournament.selectors.brackets import Outcome, Router, Seat
 from tournament.services.auto_start import round_open, starts_each_match
-from tournament.services.common import ACTIVE, event_lock, refuse
+from tournament.services.common import ACTIVE, event_lock
 from tournament.services.player_links import player_link_ensure
 from tournament.services.tables import opened_tables_on_commit
 from tournament.signals import announce_matches_ready

@@ -20,8 +20,9 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+from matches.errors import refuse
 from tournament.models import Player, Tournament, User
-from tournament.services.common import integrity_as, refuse
+from tournament.services.common import integrity_as
 from tournament.signals import announce_director_invited
 
 log = logging.getLogger(__name__)

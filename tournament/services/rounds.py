@@ -9,11 +9,12 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from matches.errors import refuse
 from matches.models import Match
 from matches.signals import announce_match_changed
 from tournament.formats.swiss import swiss_pairings
 from tournament.models import Event, Round, User
-from tournament.services.common import ACTIVE, event_lock, formats_errors, refuse
+from tournament.services.common import ACTIVE, event_lock, formats_errors
 from tournament.services.events import MAX_LENGTH
 from tournament.services.structure import Layout
 from tournament.signals import announce_matches_ready
