@@ -9,25 +9,17 @@ from typing import Any
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiResponse, inline_serializer
-from rest_framework import serializers
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from matches.api.shapes import ERROR
 from matches.models import Match
-from tournament import selectors
-from tournament.api import serializers as io
+from matches.selectors import tournaments_visible_to
+from matches.services.ledger import ID_MAX
 from tournament.api.permissions import IsDirectorOrReadOnly, tournament_id_of
 from tournament.models import Event, User
 
-ERROR = inline_serializer(
-    "Error",
-    {
-        "code": serializers.CharField(),
-        "message": serializers.CharField(),
-        "detail": serializers.DictField(),
-    },
-)
 READ_ERRORS = {404: OpenApiResponse(ERROR, description="Not found")}
 WRITE_ERRORS = {
     400: OpenApiResponse(ERROR, description="Bad input (field-level detail) or a rule refused it"),
@@ -40,7 +32,7 @@ WRITE_ERRORS = {
 
 def get_or_404(model: Any, **lookup: Any) -> Any:
     """``get_object_or_404``, and 404 for an id too large for any row (never a 500)."""
-    if any(isinstance(v, int) and not 0 < v <= io.ID_MAX for v in lookup.values()):
+    if any(isinstance(v, int) and not 0 < v <= ID_MAX for v in lookup.values()):
         raise Http404
     return get_object_or_404(model, **lookup)
 
@@ -52,7 +44,7 @@ def acting_user(request: Request) -> User | None:
 
 def check_visible(request: Request, tournament_id: int) -> None:
     """404 for a private tournament the user does not direct."""
-    if not selectors.tournaments_visible_to(request.user).filter(pk=tournament_id).exists():
+    if not tournaments_visible_to(request.user).filter(pk=tournament_id).exists():
         raise Http404
 
 

@@ -1,75 +1,33 @@
-"""Matches: list and read them, their tables, and the director's decisions (forfeit,
-walkover, penalty, winner correction)."""
+"""Matches: their tables and the director's decisions (forfeit, walkover, penalty, winner
+correction). Listing and reading them are ``matches.api.views``'s."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from django.db.models import QuerySet
-from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import exceptions, generics, serializers
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from matches.api.shapes import MatchDetailSerializer, MatchSerializer
+from matches.api.shapes import MatchDetailSerializer
+from matches.api.views import MatchReadView
 from matches.client_address import request_meta
 from matches.errors import AppError, invalid_input, refuse
 from matches.models import Match, Submission
+from matches.selectors import match_detail
 from matches.services.access import Actor, director_reader_role
 from matches.services.ledger import submission_reject
-from tournament import selectors, services
+from tournament import services
 from tournament.api import serializers as io
-from tournament.api.base import ERROR, READ_ERRORS, WRITE_ERRORS, DirectorView, acting_user
-from tournament.models import Entry, Round
+from tournament.api.base import WRITE_ERRORS, DirectorView, acting_user
+from tournament.models import Entry
 from tournament.services.tables import match_table_set
 
 
-class MatchFilterSerializer(serializers.Serializer):
-    event = io.IdField(required=False)
-    tournament = io.IdField(required=False)
-    round = serializers.IntegerField(required=False, min_value=1, max_value=1000)
-    bracket = serializers.ChoiceField(choices=Round.Bracket.choices, required=False)
-    status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
-    player = io.IdField(required=False)
-
-
-class MatchListView(generics.ListAPIView):
-    serializer_class = MatchSerializer
-
-    def get_queryset(self) -> QuerySet[Match]:
-        params = MatchFilterSerializer(data=self.request.query_params)
-        params.is_valid(raise_exception=True)
-        f = params.validated_data
-        qs = selectors.match_list(
-            event=f.get("event"),
-            tournament=f.get("tournament"),
-            round_number=f.get("round"),
-            bracket=f.get("bracket"),
-            status=f.get("status"),
-            player=f.get("player"),
-        )
-        visible = selectors.tournaments_visible_to(self.request.user)
-        return qs.filter(event__tournament__in=visible)
-
-    @extend_schema(
-        operation_id="matches_list",
-        parameters=[MatchFilterSerializer],
-        responses={200: MatchSerializer(many=True), 400: OpenApiResponse(ERROR)},
-    )
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
-
-
-class MatchDetailView(DirectorView):
-    @extend_schema(
-        operation_id="matches_retrieve",
-        responses={200: MatchDetailSerializer, **READ_ERRORS},
-    )
-    def get(self, request: Request, pk: int) -> Response:
-        self.match(request, pk)
-        return Response(MatchDetailSerializer(selectors.match_detail(pk)).data)
-
+class MatchDetailView(MatchReadView, DirectorView):
+    # GET (the read) is matches.api.views.MatchReadView's; PATCH puts it at a table.
     @extend_schema(
         operation_id="matches_table_update",
         request=io.MatchTableSerializer,
@@ -85,7 +43,7 @@ class MatchDetailView(DirectorView):
 
 
 def _match_answer(pk: int) -> Response:
-    return Response(MatchDetailSerializer(selectors.match_detail(pk)).data)
+    return Response(MatchDetailSerializer(match_detail(match_id=pk)).data)
 
 
 def _entry_of_player(match: Match, player_id: int, field: str) -> Entry:

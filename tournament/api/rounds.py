@@ -8,7 +8,8 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournament import selectors, services
+from matches.selectors import match_list
+from tournament import services
 from tournament.api import serializers as io
 from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView, acting_user, get_or_404
 from tournament.models import Round
@@ -28,7 +29,7 @@ class DrawView(DirectorView):
         data.is_valid(raise_exception=True)
         draw = services.draw_make(event=event, by=acting_user(request), **data.validated_data)
         first = event.rounds.filter(bracket=Round.Bracket.MAIN, number=1).first()
-        matches = selectors.match_list(event=event.pk, round_number=1, bracket=Round.Bracket.MAIN)
+        matches = match_list(event=event.pk, round_number=1, bracket=Round.Bracket.MAIN)
         body = io.DrawResultSerializer({"draw": draw, "round": first, "matches": matches}).data
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -44,7 +45,7 @@ class NextRoundView(DirectorView):
         event = self.event(request, pk)
         round_ = services.event_next_round(event=event, by=acting_user(request))
         draw = event.draws.order_by("-created_at").first()
-        matches = selectors.match_list(event=event.pk, round_number=round_.number)
+        matches = match_list(event=event.pk, round_number=round_.number)
         body = io.DrawResultSerializer({"draw": draw, "round": round_, "matches": matches}).data
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -98,5 +99,5 @@ class RoundTablesView(DirectorView):
     def post(self, request: Request, pk: int) -> Response:
         round_ = self.checked(request, get_or_404(Round, pk=pk))
         round_tables_assign(round_=round_, by=acting_user(request))
-        matches = selectors.match_list().filter(round_id=round_.pk).order_by("slot")
+        matches = match_list().filter(round_id=round_.pk).order_by("slot")
         return Response(io.MatchSerializer(matches, many=True).data)

@@ -10,7 +10,8 @@ from rest_framework import generics, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournament import selectors, services
+from matches.selectors import tournaments_visible_to
+from tournament import services
 from tournament.api import serializers as io
 from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView, acting_user, get_or_404
 from tournament.api.permissions import CanCreateTournament
@@ -22,7 +23,7 @@ class TournamentListView(generics.ListAPIView):
     permission_classes = [CanCreateTournament]
 
     def get_queryset(self) -> QuerySet[Tournament]:
-        return selectors.tournaments_visible_to(self.request.user).order_by("-starts_on", "name")
+        return tournaments_visible_to(self.request.user).order_by("-starts_on", "name")
 
     @extend_schema(operation_id="tournaments_list")
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
