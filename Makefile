@@ -46,9 +46,10 @@ beat: venv
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict matches/rules tournament/formats tournament/league/ratings.py tournament/league/series.py
+	$(BIN)/mypy --strict matches/rules tournament/formats tournament/formulas
 	$(BIN)/mypy matches tournament
 	$(BIN)/lint-imports
+	$(BIN)/python tools/lint_private_imports.py
 
 # The SQLite default first (tasks eager, local-memory cache), then everything against
 # PostgreSQL + Redis + a live Celery worker; the last line is that run's pytest summary.

@@ -23,8 +23,8 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from matches.rules import Play, Position, check_play, legal_plays
-from matches.rules.notation import _parse_play
-from matches.rules.play_check import _candidates
+from matches.rules.notation import parse_play
+from matches.rules.play_check import play_candidates
 
 Sample = tuple[Position, int, tuple[int, int], str]
 
@@ -64,8 +64,8 @@ def main() -> None:
         legal_plays(pos, side, roll)
     rate("legal_plays", len(cases), time.process_time() - start)
 
-    _parse_play.cache_clear()
-    _candidates.cache_clear()
+    parse_play.cache_clear()
+    play_candidates.cache_clear()
     start = time.process_time()
     for pos, side, roll, text in cases:
         check_play(pos, side, roll, Play.parse(text))

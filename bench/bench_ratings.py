@@ -68,7 +68,7 @@ def main() -> int:
 
 def run(args: argparse.Namespace) -> int:
     from matches.models import Match
-    from tournament.league import ratings
+    from tournament.formulas import ratings
     from tournament.models import Entry, Event, Player, Round, Series, Tournament
     from tournament.services.ratings import ratings_recompute
     from tournament.services.series import series_leaderboard

@@ -1,4 +1,4 @@
-"""The client's address, as far as it can be believed.
+"""The client's address, as far as it can be believed, and a report's origin built from it.
 
 ``REMOTE_ADDR`` is the nearest hop. Behind ``settings.NUM_PROXIES`` trusted reverse
 proxies (the compose nginx: 1) it is the proxy, and each proxy appends the address
@@ -12,6 +12,8 @@ import ipaddress
 
 from django.conf import settings
 from django.http import HttpRequest
+
+from matches.services.ledger import RequestMeta
 
 
 def client_address(request: HttpRequest) -> str:
@@ -34,3 +36,15 @@ def client_address(request: HttpRequest) -> str:
         return str(ipaddress.ip_address(address))
     except ValueError:  # not written by a proxy of ours
         return remote
+
+
+def request_meta(request: HttpRequest) -> RequestMeta:
+    """Where a report came from, as stored with its submission: the client's address (or
+    ``None`` when it is not an IP address) and browser."""
+    address = client_address(request) or None
+    if address is not None:
+        try:
+            ipaddress.ip_address(address)
+        except ValueError:
+            address = None
+    return RequestMeta(ip=address, user_agent=request.META.get("HTTP_USER_AGENT", "")[:300])

@@ -26,32 +26,17 @@ class AppError(Exception):
         *,
         code: str | None = None,
         status: int | None = None,
-        status_code: int | None = None,
         **detail: Any,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.code = code or self.default_code
-        given = status if status is not None else status_code  # the DRF-era spelling
-        if given is not None:
-            self.status = given
+        if status is not None:
+            self.status = status
         self.detail: dict[str, Any] = detail
 
     def __str__(self) -> str:
         return self.message
-
-    # The names the refusals had as DRF exceptions, kept for the code that reads them.
-    @property
-    def error_code(self) -> str:
-        return self.code
-
-    @property
-    def extra(self) -> dict[str, Any]:
-        return self.detail
-
-    @property
-    def status_code(self) -> int:
-        return self.status
 
     def as_dict(self) -> dict[str, Any]:
         """The refusal as the API answers it."""
@@ -122,6 +107,17 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     return str(value) if isinstance(value, str) else value
+
+
+#: SQLSTATE class 40, "transaction rollback": a deadlock (40P01) or a serialization
+#: failure (40001). The database is fine; this transaction lost a race and was undone.
+TRANSACTION_ROLLBACK = "40"
+
+
+def lost_a_race(exc: BaseException) -> bool:
+    """Whether ``exc`` is PostgreSQL undoing a transaction that lost a race (not an outage)."""
+    sqlstate = getattr(exc.__cause__, "sqlstate", None) or ""
+    return sqlstate.startswith(TRANSACTION_ROLLBACK)
 
 
 #: Everything a report may be refused with: the rules engine's errors and the application's.

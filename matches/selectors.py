@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Count, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 
 from matches.models import Game, Match, Submission
 from matches.rows import match_game_rows
 from matches.rules.match import MatchRules, MatchState, crawford_game_index
-from tournament.models import Entry, Player, PlayerLink, User
+from tournament.models import Entry, Player, PlayerLink, Tournament, User
 
 #: Statuses of a match a player still has to do something about.
 OPEN_STATUSES = (
@@ -81,7 +83,7 @@ def match_crawford_game_number(*, match: Match, games: Iterable[Game] | None = N
     A game's own ``crawford`` flag (the engine's verdict when it was reported) decides
     when one is set. Otherwise the engine's :func:`crawford_game_index` derives it from
     the stored scores: before each live game in ``games``, then now. Without ``games``
-    the annotations of ``tournament.selectors.crawford_annotations`` stand in for them.
+    the annotations of :func:`crawford_annotations` stand in for them.
     """
     return _crawford_and_next(match, games)[0]
 
@@ -241,3 +243,69 @@ def match_detail(*, match_id: int) -> Match:
         )
         .get(pk=match_id)
     )
+
+
+# ---- lists of matches, and who may read them ------------------------------------
+
+
+def tournaments_visible_to(user: User | Any) -> QuerySet[Tournament]:
+    """Public tournaments, plus private ones the user directs."""
+    qs = Tournament.objects.all()
+    if user is not None and user.is_authenticated and (user.is_staff or user.is_superuser):
+        return qs
+    if user is not None and user.is_authenticated:
+        return qs.filter(Q(is_public=True) | Q(directors=user)).distinct()
+    return qs.filter(is_public=True)
+
+
+def crawford_annotations() -> dict[str, Any]:
+    """What ``matches.selectors.match_crawford_game_number`` reads when no games are at hand."""
+    live = Game.objects.filter(match=OuterRef("pk"), voided=False)
+    return {
+        "flagged_crawford": Subquery(
+            live.filter(crawford=True).order_by("number").values("number")[:1],
+            output_field=IntegerField(),
+        ),
+        "live_games": Coalesce(
+            Subquery(
+                live.order_by().values("match").annotate(n=Count("pk")).values("n")[:1],
+                output_field=IntegerField(),
+            ),
+            Value(0),
+        ),
+    }
+
+
+def matches_query() -> QuerySet[Match]:
+    """Matches with what a list shows: round, players, winner, the Crawford game."""
+    return (
+        Match.objects.select_related("round", "entry1__player", "entry2__player", "winner__player")
+        .annotate(**crawford_annotations())
+        .order_by("event_id", "round__bracket", "round__number", "slot")
+    )
+
+
+def match_list(
+    *,
+    event: int | None = None,
+    round_number: int | None = None,
+    bracket: str | None = None,
+    status: str | None = None,
+    player: int | None = None,
+    tournament: int | None = None,
+) -> QuerySet[Match]:
+    """Matches filtered by event, round number, bracket, status and player (ids)."""
+    qs = matches_query()
+    if event is not None:
+        qs = qs.filter(event_id=event)
+    if tournament is not None:
+        qs = qs.filter(event__tournament_id=tournament)
+    if round_number is not None:
+        qs = qs.filter(round__number=round_number)
+    if bracket:
+        qs = qs.filter(round__bracket=bracket)
+    if status:
+        qs = qs.filter(status=status)
+    if player is not None:
+        qs = qs.filter(Q(entry1__player_id=player) | Q(entry2__player_id=player))
+    return qs

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 
 from matches import selectors
 from matches.api.report_throttle import link_rate_limited
-from matches.client_address import client_address
+from matches.client_address import request_meta
 from matches.errors import REFUSALS, Invalid, refusal_status, refusal_text
 from matches.forms import DisputeForm, GameForm, RecordForm, ResolveForm
 from matches.models import Match
@@ -32,17 +32,10 @@ from matches.services.access import (
     link_check_live,
 )
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
-from matches.services.ledger import RequestMeta, submission_reject
+from matches.services.ledger import submission_reject
 from matches.services.records import file_too_large, max_file_bytes, record_upload
 from matches.services.reporting import game_report
 from tournament.models import Entry, PlayerLink, User
-
-
-def request_meta(request: HttpRequest) -> RequestMeta:
-    return RequestMeta(
-        ip=client_address(request) or None,
-        user_agent=request.META.get("HTTP_USER_AGENT", "")[:300],
-    )
 
 
 def _actor(request: HttpRequest, entry: Entry) -> Actor:

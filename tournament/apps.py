@@ -8,6 +8,5 @@ class TournamentConfig(AppConfig):
     def ready(self) -> None:
         from tournament import (  # noqa: F401 - register the checks, connect the receivers
             checks,
-            notifications,  # its task must be known to a worker's main process
             tasks,  # the receivers sit beside the tasks they queue
         )

@@ -6,11 +6,27 @@ from typing import Any
 
 from rest_framework import serializers
 
-from matches.models import Submission
+from matches.models import Match, Submission
+from matches.services.ledger import ID_MAX
 from matches.services.reporting import DoubleInput, GameInput
+from tournament.models import Round
 
 #: Cube values are powers of two; the engine says which. This bound keeps scores storable.
 MAX_CUBE = 2**20
+
+
+def IdField(**kwargs: Any) -> serializers.IntegerField:
+    """An id in a request body: a positive integer that fits the database."""
+    return serializers.IntegerField(min_value=1, max_value=ID_MAX, **kwargs)
+
+
+class MatchFilterSerializer(serializers.Serializer):
+    event = IdField(required=False)
+    tournament = IdField(required=False)
+    round = serializers.IntegerField(required=False, min_value=1, max_value=1000)
+    bracket = serializers.ChoiceField(choices=Round.Bracket.choices, required=False)
+    status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
+    player = IdField(required=False)
 
 
 class KeyMixin(serializers.Serializer):

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
+from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 from rest_framework.fields import DateTimeField
 
@@ -104,6 +105,16 @@ def match_detail_data(match: Match, games: Iterable[Game] | None = None) -> dict
 
 
 # ---- the same shapes, declared for the schema ------------------------------------------
+
+#: Every refusal: ``{"code", "message", "detail"}`` (api.md).
+ERROR = inline_serializer(
+    "Error",
+    {
+        "code": serializers.CharField(),
+        "message": serializers.CharField(),
+        "detail": serializers.DictField(),
+    },
+)
 
 
 def _pair() -> serializers.ListField:

@@ -10,13 +10,14 @@ versioned submission, accepted or rejected.
 from __future__ import annotations
 
 import functools
-import ipaddress
 from collections.abc import Mapping
 from typing import Any
 
+from django.db.models import QuerySet
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import exceptions, serializers, status
+from rest_framework import exceptions, generics, serializers, status
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -26,15 +27,15 @@ from rest_framework.views import APIView
 
 from matches.api import serializers as io
 from matches.api.report_throttle import ReportLinkThrottle
-from matches.api.shapes import MatchDetailSerializer, match_detail_data
-from matches.client_address import client_address
+from matches.api.shapes import ERROR, MatchDetailSerializer, MatchSerializer, match_detail_data
+from matches.client_address import request_meta
 from matches.errors import AppError, invalid_input
 from matches.models import Match
-from matches.selectors import match_detail, match_submissions
+from matches.selectors import match_detail, match_list, match_submissions, tournaments_visible_to
 from matches.services.access import Actor, director_reader_role, director_role
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
 from matches.services.decisions import match_final_score
-from matches.services.ledger import RequestMeta, submission_reject
+from matches.services.ledger import ID_MAX, submission_reject
 from matches.services.records import file_too_large, max_file_bytes, record_upload
 from matches.services.reporting import game_report, match_report
 from tournament.models import User
@@ -57,17 +58,6 @@ ERRORS = {
     409: OpenApiResponse(description="The match changed: e.g. the game is already recorded"),
     429: OpenApiResponse(description="Too many reports from this link: wait (Retry-After)"),
 }
-
-
-def request_meta(request: Request) -> RequestMeta:
-    """The reporter's address and browser, as stored with the submission."""
-    address = client_address(request) or None
-    if address is not None:
-        try:
-            ipaddress.ip_address(address)
-        except ValueError:
-            address = None
-    return RequestMeta(ip=address, user_agent=request.META.get("HTTP_USER_AGENT", "")[:300])
 
 
 def _body(request: Request) -> Mapping[str, Any]:
@@ -349,3 +339,55 @@ class SubmissionListView(APIView):
         director_reader_role(match=match, actor=request_actor(request, read_body=False))
         submissions = match_submissions(match=match)
         return Response(io.SubmissionSerializer(submissions, many=True).data)
+
+
+# ---- reading matches: anyone, a private tournament's only for its directors ---------------
+
+
+class MatchListView(generics.ListAPIView):
+    # Matches filtered by event, tournament, round, bracket, status and player (ids).
+    serializer_class = MatchSerializer
+
+    def get_queryset(self) -> QuerySet[Match]:
+        params = io.MatchFilterSerializer(data=self.request.query_params)
+        params.is_valid(raise_exception=True)
+        f = params.validated_data
+        qs = match_list(
+            event=f.get("event"),
+            tournament=f.get("tournament"),
+            round_number=f.get("round"),
+            bracket=f.get("bracket"),
+            status=f.get("status"),
+            player=f.get("player"),
+        )
+        visible = tournaments_visible_to(self.request.user)
+        return qs.filter(event__tournament__in=visible)
+
+    @extend_schema(
+        operation_id="matches_list",
+        parameters=[io.MatchFilterSerializer],
+        responses={200: MatchSerializer(many=True), 400: OpenApiResponse(ERROR)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class MatchReadView(APIView):
+    # One match with its games; 404 for a private tournament's match to anyone but its
+    # directors (and staff), as for a match that does not exist.
+
+    @extend_schema(
+        operation_id="matches_retrieve",
+        responses={
+            200: MatchDetailSerializer,
+            404: OpenApiResponse(ERROR, description="Not found"),
+        },
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        visible = tournaments_visible_to(request.user)
+        if (
+            not 0 < pk <= ID_MAX
+            or not Match.objects.filter(pk=pk, event__tournament__in=visible).exists()
+        ):
+            raise Http404
+        return Response(MatchDetailSerializer(match_detail(match_id=pk)).data)

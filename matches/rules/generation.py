@@ -10,7 +10,7 @@ from __future__ import annotations
 from .dice import Roll, check_roll, dice_to_play
 from .notation import Play
 from .position import BAR, Position
-from .steps import Step, _can_step, _do_step, _play_from_steps, _sources, _undo_step
+from .steps import Step, can_step, do_step, play_from_steps, step_sources, undo_step
 
 
 def _generate(mine: list[int], theirs: list[int], dice: tuple[int, ...]) -> list[list[Step]]:
@@ -31,20 +31,20 @@ def _generate(mine: list[int], theirs: list[int], dice: tuple[int, ...]) -> list
 
     if dice[0] != dice[1]:
         for d1, d2 in ((dice[0], dice[1]), (dice[1], dice[0])):
-            for s1 in _sources(mine, BAR):
-                if not _can_step(mine, theirs, s1, d1):
+            for s1 in step_sources(mine, BAR):
+                if not can_step(mine, theirs, s1, d1):
                     continue
-                hit1 = _do_step(mine, theirs, s1, d1)
+                hit1 = do_step(mine, theirs, s1, d1)
                 any_second = False
-                for s2 in _sources(mine, BAR):
-                    if _can_step(mine, theirs, s2, d2):
+                for s2 in step_sources(mine, BAR):
+                    if can_step(mine, theirs, s2, d2):
                         any_second = True
-                        hit2 = _do_step(mine, theirs, s2, d2)
+                        hit2 = do_step(mine, theirs, s2, d2)
                         record([(s1, d1, hit1), (s2, d2, hit2)], d1 + d2)
-                        _undo_step(mine, theirs, s2, d2, hit2)
+                        undo_step(mine, theirs, s2, d2, hit2)
                 if not any_second:
                     record([(s1, d1, hit1)], d1)
-                _undo_step(mine, theirs, s1, d1, hit1)
+                undo_step(mine, theirs, s1, d1, hit1)
     else:
         d = dice[0]
         steps: list[Step] = []
@@ -52,14 +52,14 @@ def _generate(mine: list[int], theirs: list[int], dice: tuple[int, ...]) -> list
         def search(top: int) -> None:
             moved = False
             if len(steps) < len(dice):
-                for s in _sources(mine, top):
-                    if _can_step(mine, theirs, s, d):
+                for s in step_sources(mine, top):
+                    if can_step(mine, theirs, s, d):
                         moved = True
-                        hit = _do_step(mine, theirs, s, d)
+                        hit = do_step(mine, theirs, s, d)
                         steps.append((s, d, hit))
                         search(s)
                         steps.pop()
-                        _undo_step(mine, theirs, s, d, hit)
+                        undo_step(mine, theirs, s, d, hit)
             if not moved:
                 record(steps, d * len(steps))
 
@@ -87,7 +87,7 @@ def legal_plays(pos: Position, side: int, roll: Roll) -> list[Play]:
     mine = list(pos.boards[side])
     theirs = list(pos.boards[1 - side])
     found = _generate(mine, theirs, dice_to_play(roll))
-    return [_play_from_steps(steps, theirs) for steps in found]
+    return [play_from_steps(steps, theirs) for steps in found]
 
 
 def can_move(pos: Position, side: int, roll: Roll) -> bool:
@@ -99,10 +99,10 @@ def can_move(pos: Position, side: int, roll: Roll) -> bool:
     check_roll(roll)
     mine = list(pos.boards[side])
     theirs = list(pos.boards[1 - side])
-    return any(_can_step(mine, theirs, s, d) for d in set(roll) for s in _sources(mine, BAR))
+    return any(can_step(mine, theirs, s, d) for d in set(roll) for s in step_sources(mine, BAR))
 
 
-def _longest(mine: list[int], theirs: list[int], dice: tuple[int, ...]) -> list[Step]:
+def longest_play(mine: list[int], theirs: list[int], dice: tuple[int, ...]) -> list[Step]:
     """A play using the most dice possible (then the most pips); stops once all are used."""
     best: list[Step] = []
     best_rank = (0, 0)
@@ -120,13 +120,13 @@ def _longest(mine: list[int], theirs: list[int], dice: tuple[int, ...]) -> list[
             if d in remaining[:i]:
                 continue
             rest = remaining[:i] + remaining[i + 1 :]
-            for s in _sources(mine, top):
-                if _can_step(mine, theirs, s, d):
-                    hit = _do_step(mine, theirs, s, d)
+            for s in step_sources(mine, top):
+                if can_step(mine, theirs, s, d):
+                    hit = do_step(mine, theirs, s, d)
                     steps.append((s, d, hit))
                     done = search(rest, s if doublet else BAR)
                     steps.pop()
-                    _undo_step(mine, theirs, s, d, hit)
+                    undo_step(mine, theirs, s, d, hit)
                     if done:
                         return True
         return False

@@ -22,7 +22,7 @@ _NO_MOVE_WORDS = frozenset(
     {"", "-", "--", "dance", "dances", "danced", "no move", "cannot move", "can't move", "pass"}
 )
 
-_Reading = tuple[tuple[int, ...], tuple[tuple[int, int, bool, int], ...]]
+DieReading = tuple[tuple[int, ...], tuple[tuple[int, int, bool, int], ...]]
 """A play's sorted move distances, and its steps if each move takes one die."""
 _TOKEN = re.compile(r"([^()]+?)(?:\((\d+)\))?")
 
@@ -56,10 +56,10 @@ class Move:
             )
 
     def __str__(self) -> str:
-        return f"{_point_name(self.src)}/{_point_name(self.dst)}{'*' if self.hit else ''}"
+        return f"{point_name(self.src)}/{point_name(self.dst)}{'*' if self.hit else ''}"
 
 
-def _point_name(point: int) -> str:
+def point_name(point: int) -> str:
     if point == BAR_POINT:
         return "bar"
     if point == OFF:
@@ -82,7 +82,7 @@ class Play:
 
     moves: tuple[Move, ...] = ()
     _key: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
-    _one_die_each: _Reading | None = field(default=None, init=False, repr=False, compare=False)
+    _one_die_each: DieReading | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # (src, dst) pairs: what checking needs, cheap to hash
@@ -103,14 +103,14 @@ class Play:
         ...
         matches.rules.errors.ParseError: '13/x' is not a play: 'x' is not a point
         """
-        return _parse_play(text)
+        return parse_play(text)
 
     def __str__(self) -> str:
-        return _format_moves(self.moves)
+        return format_moves(self.moves)
 
 
 @lru_cache(maxsize=65536)
-def _parse_play(text: str) -> Play:
+def parse_play(text: str) -> Play:
     if not isinstance(text, str):
         raise ParseError(f"{text!r} is not a play: expected text")
     words = text.strip().lower()
@@ -169,7 +169,7 @@ def _token_moves(token: str) -> tuple[Move, ...] | str:
     return chain * count
 
 
-def _format_moves(moves: tuple[Move, ...]) -> str:
+def format_moves(moves: tuple[Move, ...]) -> str:
     """Write moves as GNU Backgammon does.
 
     Moves go highest starting point first (moves from the same point keep their
@@ -206,7 +206,7 @@ def _format_moves(moves: tuple[Move, ...]) -> str:
     for i, chain in enumerate(chains):
         if not alive[i]:
             continue
-        parts = [_point_name(chain[0][0])]
+        parts = [point_name(chain[0][0])]
         for point, _ in chain[1:-1]:
             parts.append(f"{point}*")
             marked.add(point)
@@ -215,6 +215,6 @@ def _format_moves(moves: tuple[Move, ...]) -> str:
         if hit and point != OFF and point not in marked:
             star = "*"
             marked.add(point)
-        parts.append(_point_name(point) + star)
+        parts.append(point_name(point) + star)
         texts.append("/".join(parts) + (f"({counts[i]})" if counts[i] > 1 else ""))
     return " ".join(texts)

@@ -13,10 +13,10 @@ from itertools import permutations
 
 from .dice import Roll, check_roll, dice_to_play
 from .errors import BadDice, IllegalMove
-from .generation import _longest
-from .notation import OFF, Move, Play, _format_moves, _parse_play, _Reading
+from .generation import longest_play
+from .notation import OFF, DieReading, Move, Play, format_moves, parse_play
 from .position import BAR, Board, Position
-from .steps import _can_step, _play_from_steps, _sources, _step_error
+from .steps import can_step, play_from_steps, step_error, step_sources
 
 _SORTED_DICE = {
     (a, b): tuple(sorted((a, a, a, a) if a == b else (a, b)))
@@ -67,7 +67,7 @@ def _multiset_minus(dice: tuple[int, ...], used: tuple[int, ...]) -> tuple[int, 
     return tuple(rest)
 
 
-def _one_die_each(pairs: tuple[tuple[int, int], ...]) -> _Reading:
+def _one_die_each(pairs: tuple[tuple[int, int], ...]) -> DieReading:
     """Sorted distances of the moves, and their steps in playing order (highest first)."""
     steps = sorted(
         [(src - 1, src - dst, True, j) for j, (src, dst) in enumerate(pairs)],
@@ -77,7 +77,7 @@ def _one_die_each(pairs: tuple[tuple[int, int], ...]) -> _Reading:
 
 
 @lru_cache(maxsize=65536)
-def _candidates(pairs: tuple[tuple[int, int], ...], roll: Roll) -> tuple[_Candidate, ...]:
+def play_candidates(pairs: tuple[tuple[int, int], ...], roll: Roll) -> tuple[_Candidate, ...]:
     """Every assignment of the roll's dice to the written (src, dst) moves, best first."""
     dice = dice_to_play(roll)
     distances = [src - dst for src, dst in pairs]
@@ -126,7 +126,7 @@ def _no_fit_message(moves: tuple[Move, ...], roll: Roll) -> str:
         if not _die_sequences(move.src - move.dst, move.dst == OFF, dice):
             return f"{move} is not legal for {_roll_name(roll)}"
     return (
-        f"{_format_moves(moves)} is not legal for {_roll_name(roll)}: "
+        f"{format_moves(moves)} is not legal for {_roll_name(roll)}: "
         f"its moves need more than the {len(dice)} dice"
     )
 
@@ -164,7 +164,7 @@ def _simulate(
 
 
 def _failure(mine: list[int], theirs: list[int], s: int, d: int, move: Move) -> str:
-    reason = _step_error(mine, theirs, s, d)
+    reason = step_error(mine, theirs, s, d)
     if reason == "must enter from the bar first":
         return f"must enter from the bar first ({move} is not legal)"
     if reason is not None and reason.startswith("bearing off"):
@@ -192,7 +192,7 @@ def check_play(pos: Position, side: int, roll: Roll, play: Play | str) -> Positi
     matches.rules.errors.IllegalMove: must use both dice: 24/22 13/8 is possible
     """
     if play.__class__ is not Play:
-        play = _parse_play(play) if isinstance(play, str) else play
+        play = parse_play(play) if isinstance(play, str) else play
     dice = _SORTED_DICE.get(roll)
     if dice is None:
         check_roll(roll)
@@ -210,7 +210,7 @@ def check_play(pos: Position, side: int, roll: Roll, play: Play | str) -> Positi
         if isinstance(outcome, str):
             raise IllegalMove(outcome, side=side)
         return Position._trusted(tuple(outcome[0]), tuple(outcome[1]), side)
-    candidates = _candidates(play._key, roll)
+    candidates = play_candidates(play._key, roll)
     if len(candidates) == 1:
         # the usual case: the written play can be read in one way only
         cand = candidates[0]
@@ -283,15 +283,15 @@ def _check_maximal(
     mine = list(board_mine)
     theirs = list(board_theirs)
     if rank[0] == 0 and not any(
-        _can_step(mine, theirs, s, d) for d in set(roll) for s in _sources(mine, BAR)
+        can_step(mine, theirs, s, d) for d in set(roll) for s in step_sources(mine, BAR)
     ):
         return  # no move at all: the usual dance
-    example = _longest(mine, theirs, dice)
+    example = longest_play(mine, theirs, dice)
     n = len(example)
     pips = sum(d for _, d, _ in example)
     if (n, pips) <= rank:
         return
-    shown = _play_from_steps(example, board_theirs)
+    shown = play_from_steps(example, board_theirs)
     if rank[0] == 0:
         message = f"a move is possible: {shown}"
     elif len(dice) == 2 and n == 2:

@@ -117,14 +117,14 @@ class Position:
     def apply(self, side: int, play: Play) -> Position:
         """The position after ``side`` makes ``play``, which is trusted to be legal.
 
-        Use :func:`~matches.rules.moves.check_play` for plays not yet checked. Hits
+        Use :func:`~matches.rules.play_check.check_play` for plays not yet checked. Hits
         follow from the position: landing on a lone opposing checker sends it to the
         opponent's bar (the moves' ``hit`` marks are not consulted). A combined move
         such as ``24/16`` is moved as written, so a hit on the way must be written
         as its own step (``24/21*/16``). A play that would leave an impossible
         position (a checker that is not there) raises :class:`IllegalMove`.
 
-        >>> from matches.rules.moves import Play
+        >>> from matches.rules.notation import Play
         >>> after = Position.start().apply(0, Play.parse("13/11 6/5"))
         >>> after.boards[0][:13]
         (0, 0, 0, 0, 1, 4, 0, 3, 0, 0, 1, 0, 4)

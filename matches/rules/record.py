@@ -35,9 +35,11 @@ from .errors import (
     RulesError,
     ScoreMismatch,
 )
+from .generation import can_move
 from .match import MatchRules, MatchState, Score
-from .moves import Play, can_move, check_play
+from .notation import Play
 from .outcome import EndedBy, Result, game_points, result_for_points, result_kind
+from .play_check import check_play
 from .position import CHECKERS, Position
 
 

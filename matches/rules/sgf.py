@@ -23,8 +23,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .errors import ParseError, RulesError
+from .generation import can_move
 from .matfile import decode
-from .moves import Play, can_move
+from .notation import Play
 from .position import Position
 from .record import (
     Action,

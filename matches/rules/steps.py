@@ -8,14 +8,14 @@ the mover's index ``t`` is ``23 - t``.
 
 from __future__ import annotations
 
-from .notation import BAR_POINT, Move, Play, _point_name
+from .notation import BAR_POINT, Move, Play, point_name
 from .position import BAR, Board
 
 
-def _step_error(mine: list[int], theirs: list[int], s: int, d: int) -> str | None:
+def step_error(mine: list[int], theirs: list[int], s: int, d: int) -> str | None:
     """Why a single step of die ``d`` from index ``s`` is illegal, or ``None`` if legal."""
     if mine[s] == 0:
-        return f"no checker on {_point_name(s + 1)}"
+        return f"no checker on {point_name(s + 1)}"
     if s != BAR and mine[BAR]:
         return "must enter from the bar first"
     t = s - d
@@ -32,7 +32,7 @@ def _step_error(mine: list[int], theirs: list[int], s: int, d: int) -> str | Non
     return None
 
 
-def _can_step(mine: list[int], theirs: list[int], s: int, d: int) -> bool:
+def can_step(mine: list[int], theirs: list[int], s: int, d: int) -> bool:
     if s != BAR and mine[BAR]:
         return False
     t = s - d
@@ -47,7 +47,7 @@ def _can_step(mine: list[int], theirs: list[int], s: int, d: int) -> bool:
     return True
 
 
-def _do_step(mine: list[int], theirs: list[int], s: int, d: int) -> bool:
+def do_step(mine: list[int], theirs: list[int], s: int, d: int) -> bool:
     """Make a legal step; return whether it hit."""
     mine[s] -= 1
     t = s - d
@@ -60,7 +60,7 @@ def _do_step(mine: list[int], theirs: list[int], s: int, d: int) -> bool:
     return False
 
 
-def _undo_step(mine: list[int], theirs: list[int], s: int, d: int, hit: bool) -> None:
+def undo_step(mine: list[int], theirs: list[int], s: int, d: int, hit: bool) -> None:
     mine[s] += 1
     t = s - d
     if t >= 0:
@@ -70,7 +70,7 @@ def _undo_step(mine: list[int], theirs: list[int], s: int, d: int, hit: bool) ->
             theirs[BAR] -= 1
 
 
-def _sources(mine: list[int], top: int) -> list[int]:
+def step_sources(mine: list[int], top: int) -> list[int]:
     """Indices at or below ``top`` holding a checker the mover may move (bar first)."""
     if mine[BAR]:
         return [BAR] if top >= BAR else []
@@ -85,7 +85,7 @@ def _step_order(move: Move) -> tuple[int, int]:
     return (-move.src, -move.dst)
 
 
-def _play_from_steps(steps: list[Step], theirs: Board | list[int]) -> Play:
+def play_from_steps(steps: list[Step], theirs: Board | list[int]) -> Play:
     """The play of ``steps``, marking ``*`` as GNU Backgammon does.
 
     A move is marked as a hit when an opposing checker stood on its destination

@@ -43,7 +43,7 @@ class Weekend:
     swiss: Event
 
 
-def _players(count: int, offset: int = 0) -> list[Player]:
+def make_players(count: int, offset: int = 0) -> list[Player]:
     rng = random.Random(offset)
     return [
         services.player_create(
@@ -55,7 +55,7 @@ def _players(count: int, offset: int = 0) -> list[Player]:
     ]
 
 
-def _start_next(event: Event, bracket: str = Round.Bracket.MAIN) -> None:
+def start_next(event: Event, bracket: str = Round.Bracket.MAIN) -> None:
     pending = event.rounds.filter(bracket=bracket, status=Round.Status.PENDING).order_by("number")
     first = pending.first()
     if first is not None:
@@ -105,7 +105,7 @@ def report_game(match: Match, *, winner_side: int, cube: int = 1, result: str = 
 
 
 @contextmanager
-def _inline_tasks() -> Iterator[None]:
+def inline_tasks() -> Iterator[None]:
     """Run the follow-up tasks (bracket advance) at commit, as on the SQLite default,
     also when the run has a broker: the weekend must be laid out before the test looks."""
     from tournament.celery import app
@@ -120,7 +120,7 @@ def _inline_tasks() -> Iterator[None]:
 
 def weekend() -> Weekend:
     """Build the weekend (a few seconds), running follow-up tasks inline."""
-    with _inline_tasks():
+    with inline_tasks():
         return _weekend()
 
 
@@ -151,21 +151,21 @@ def _weekend() -> Weekend:
     swiss = services.event_create(
         tournament=t, name="Swiss side", format="swiss", match_lengths=[3], rounds=3, slug="swiss"
     )
-    for p in _players(24):
+    for p in make_players(24):
         services.entry_register(event=main, player=p)
-    for p in _players(8, offset=5):
+    for p in make_players(8, offset=5):
         services.entry_register(event=last_chance, player=p)
-    for p in _players(8, offset=11):
+    for p in make_players(8, offset=11):
         services.entry_register(event=swiss, player=p)
     for event in (main, last_chance, swiss):
         services.draw_make(event=event, method="random", seed=2026, by=director)
-        _start_next(event)
+        start_next(event)
     main.refresh_from_db()
     ready = list(Match.objects.filter(event=main, status=Match.Status.READY).order_by("slot"))
     for i, match in enumerate(ready):
         decide(match, 1 + (i % 3 == 2), seed=i, director=director)
-    _start_next(main)
-    _start_next(consolation)
+    start_next(main)
+    start_next(consolation)
     for i, match in enumerate(
         Match.objects.filter(event=main, status=Match.Status.READY).order_by("slot")[:4]
     ):

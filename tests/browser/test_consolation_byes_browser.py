@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from matches.models import Match
-from tests.browser.scenario import _inline_tasks, _players, _start_next, decide
+from tests.browser.scenario import decide, inline_tasks, make_players, start_next
 from tournament import services
 from tournament.models import Event, User
 
@@ -39,15 +39,15 @@ def _thirty_seven() -> tuple[Event, Event]:
         feed_rounds=[1, 2],
         slug="consolation",
     )
-    for p in _players(37):
+    for p in make_players(37):
         services.entry_register(event=main, player=p)
-    with _inline_tasks():
+    with inline_tasks():
         services.draw_make(event=main, method="rating", by=director)
-        _start_next(main)
+        start_next(main)
         for i, match in enumerate(Match.objects.filter(event=main, status=Match.Status.READY)):
             decide(match, 1 + i % 2, seed=i, director=director)
-        _start_next(main)
-        _start_next(consolation)
+        start_next(main)
+        start_next(consolation)
         ready = Match.objects.filter(event=main, status=Match.Status.READY).order_by("slot")
         for i, match in enumerate(ready[:8]):
             decide(match, 1 + i % 2, seed=50 + i, director=director)

@@ -14,9 +14,9 @@ import pytest
 from django import forms as django_forms
 from django.test import Client
 
+from matches.errors import Invalid
 from tests.factories import EntryFactory, EventFactory, TournamentFactory, UserFactory
 from tournament.console.forms import EventSettingsForm, TournamentSettingsForm
-from tournament.errors import DomainError
 from tournament.models import Event, Round, Tournament
 from tournament.public.caching import clear_caches
 from tournament.services.draws import draw_make
@@ -347,15 +347,15 @@ def test_staff_may_edit_any_tournament(event: Event) -> None:
 # --- the service's rules ------------------------------------------------------------------
 
 
-def _refusal(**kwargs: Any) -> DomainError:
-    with pytest.raises(DomainError) as caught:
+def _refusal(**kwargs: Any) -> Invalid:
+    with pytest.raises(Invalid) as caught:
         event_update(**kwargs)
     return caught.value
 
 
 def test_holland_needs_crawford(event: Event) -> None:
     err = _refusal(event=event, crawford=False, holland=True)
-    assert err.extra["field"] == "holland"
+    assert err.detail["field"] == "holland"
 
 
 def test_a_swiss_event_keeps_at_least_the_rounds_it_paired(event: Event) -> None:
@@ -365,7 +365,7 @@ def test_a_swiss_event_keeps_at_least_the_rounds_it_paired(event: Event) -> None
     drawn(swiss)
     assert event_locked_settings(swiss).get("rounds_planned") is None
     err = _refusal(event=swiss, rounds=0)
-    assert err.extra["field"] == "rounds_planned"
+    assert err.detail["field"] == "rounds_planned"
     assert event_update(event=swiss, rounds=3).rounds_planned == 3
 
 
@@ -380,7 +380,7 @@ def test_a_feeding_main_keeps_its_format_and_a_consolation_may_change_its_feed(
         feed_rounds=[1],
     )
     err = _refusal(event=event, format=Event.Format.SWISS)
-    assert err.extra["field"] == "format"
+    assert err.detail["field"] == "format"
     assert "feed Consolation" in err.message
     changed = event_update(event=consolation, feed_rounds=[1, 2])
     assert changed.feed_rounds == [1, 2]
@@ -390,4 +390,4 @@ def test_a_feeding_main_keeps_its_format_and_a_consolation_may_change_its_feed(
     assert consolation.status == Event.Status.DRAWN
     assert event_update(event=consolation, feed_rounds=[2, 1], name="Cons").name == "Cons"
     err = _refusal(event=consolation, feed_rounds=[1])
-    assert err.extra["field"] == "feed_rounds"
+    assert err.detail["field"] == "feed_rounds"

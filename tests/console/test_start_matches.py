@@ -20,7 +20,7 @@ from tests.console.test_player_links import make_weekend
 from tests.factories import MatchFactory, PlayerFactory
 from tournament import services
 from tournament.models import Event, PlayerLink, Round
-from tournament.notifications import notify_match_ready
+from tournament.tasks.notifications import notify_match_ready
 
 pytestmark = pytest.mark.django_db
 
@@ -143,7 +143,7 @@ class FailingBackend:
 def test_a_failed_notice_is_logged_loudly(caplog: pytest.LogCaptureFixture) -> None:
     match = MatchFactory()
     with (
-        caplog.at_level(logging.ERROR, logger="tournament.notifications"),
+        caplog.at_level(logging.ERROR, logger="tournament.tasks.notifications"),
         pytest.raises(OSError, match="down"),
     ):
         notify_match_ready(match.pk)

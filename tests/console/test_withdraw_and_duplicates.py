@@ -8,11 +8,11 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from matches.errors import Invalid
 from matches.models import Match
 from tests.console.test_player_links import make_weekend
 from tests.factories import UserFactory
 from tournament import services
-from tournament.errors import DomainError
 from tournament.models import Entry, Event, Player
 from tournament.services.entries import entry_withdraw_undo
 
@@ -123,7 +123,7 @@ def test_undo_is_refused_after_a_draw_made_without_them() -> None:
     ]
     services.entry_withdraw(entry=entries[0])
     services.draw_make(event=event, method="rating")
-    with pytest.raises(DomainError, match="drawn without"):
+    with pytest.raises(Invalid, match="drawn without"):
         entry_withdraw_undo(entry=entries[0])
 
 

@@ -9,9 +9,9 @@ import pytest
 import time_machine
 from django.core import mail
 
+from matches.errors import Invalid
 from matches.models import Match, Submission
 from tests.factories import MatchFactory, TournamentFactory, UserFactory
-from tournament.errors import DomainError
 from tournament.models import Event
 from tournament.services.deadlines import (
     Action,
@@ -102,7 +102,7 @@ def test_only_the_silent_opponent_is_reminded_of_a_report() -> None:
 
 def test_a_deadline_needs_a_time_zone_and_is_stored_in_utc() -> None:
     match = late_match()
-    with pytest.raises(DomainError, match="time zone"):
+    with pytest.raises(Invalid, match="time zone"):
         round_deadline_set(round=match.round, deadline=dt.datetime(2030, 1, 1, 20, 0))
     berlin = dt.datetime(2030, 7, 1, 20, 0, tzinfo=zoneinfo.ZoneInfo("Europe/Berlin"))
     rnd = round_deadline_set(round=match.round, deadline=berlin)

@@ -26,7 +26,7 @@ from matches.services.confirmation import match_confirm
 from matches.services.ledger import RequestMeta
 from matches.services.reporting import GameInput, game_report, match_report
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
-from tournament.league import ratings, series
+from tournament.formulas import ratings, series
 from tournament.models import Entry, Event, Player, RatingChange, Round, Series
 from tournament.services.deadlines import round_deadline_set
 from tournament.services.draws import draw_make

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournament.league import series
-from tournament.league.series import EventResult
+from tournament.formulas import series
+from tournament.formulas.series import EventResult
 
 
 def test_doctests() -> None:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from matches.errors import Conflict, Invalid
 from matches.models import Game, Match
 from matches.rules.errors import RulesError
 from matches.services.access import NotAllowed
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
 from matches.services.reporting import GameInput, game_report, match_report
 from tests.matches.conftest import META, Table
-from tournament.errors import Conflict, DomainError
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +38,7 @@ def test_the_opponent_disputes_and_the_director_upholds(
     assert match.status == "disputed"
     with pytest.raises(Conflict) as confirm:
         match_confirm(match_id=match.pk, actor=table.link2, meta=META)
-    assert confirm.value.error_code == "nothing-to-confirm"
+    assert confirm.value.code == "nothing-to-confirm"
     with pytest.raises(NotAllowed):
         match_resolve(match_id=match.pk, actor=table.link1, meta=META)
     with django_capture_on_commit_callbacks(execute=True):
@@ -109,14 +109,14 @@ def test_a_dismissed_mid_match_dispute_lets_play_go_on(table: Table) -> None:
 def test_directors_do_not_dispute_and_complete_matches_cannot_be_disputed(table: Table) -> None:
     with pytest.raises(Conflict):
         match_dispute(match_id=table.match.pk, actor=table.link1, reason="x", meta=META)
-    with pytest.raises(DomainError) as director:
+    with pytest.raises(Invalid) as director:
         match_dispute(match_id=table.match.pk, actor=table.boss, reason="x", meta=META)
-    assert director.value.error_code == "director-resolves"
+    assert director.value.code == "director-resolves"
     play(table, (table.p1, 8))
     match_confirm(match_id=table.match.pk, actor=table.link2, meta=META)
     with pytest.raises(Conflict) as closed:
         match_dispute(match_id=table.match.pk, actor=table.link2, reason="x", meta=META)
-    assert closed.value.error_code == "match-closed"
+    assert closed.value.code == "match-closed"
 
 
 def test_a_correction_that_changes_an_advanced_winner_goes_through_the_console(
@@ -132,7 +132,7 @@ def test_a_correction_that_changes_an_advanced_winner_goes_through_the_console(
             meta=META,
             games=[GameInput(winner=table.p2, cube=8)],
         )
-    assert moved.value.error_code == "bracket-moved-on"
+    assert moved.value.code == "bracket-moved-on"
     match = table.refresh()
     assert (match.winner_id, match.score1) == (match.entry1_id, 8)
     # The same winner with a corrected score is fine.

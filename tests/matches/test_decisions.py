@@ -132,7 +132,7 @@ def test_correcting_a_played_winner_voids_the_games_that_no_longer_add_up(
     match = bracket.first
     games = [services.GameResult(winner=1, cube=4)] * 2  # 4-0, then 8-0
     services.match_result_enter(match=match, games=games, by=bracket.director)
-    services.match_correct_winner(match=match, winner=match.entry2, by=bracket.director)
+    services.match_winner_correct(match=match, winner=match.entry2, by=bracket.director)
     match.refresh_from_db()
     assert (match.winner_id, match.score1, match.score2, match.decision) == (
         match.entry2_id,

@@ -23,11 +23,9 @@ def test_the_plain_errors_carry_code_message_detail_and_status() -> None:
     assert not isinstance(error, api_errors.exceptions.APIException)  # no HTTP framework
 
 
-def test_the_old_names_are_the_same_classes() -> None:
-    assert api_errors.DomainError is Invalid
-    assert api_errors.Conflict is Conflict
-    legacy = api_errors.DomainError("Too big.", code="file-too-large", status_code=413, limit=1)
-    assert (legacy.status, legacy.error_code, legacy.extra) == (413, "file-too-large", {"limit": 1})
+def test_a_status_other_than_the_class_default_is_given_by_name() -> None:
+    big = Invalid("Too big.", code="file-too-large", status=413, limit=1)
+    assert (big.status, big.code, big.detail) == (413, "file-too-large", {"limit": 1})
 
 
 def test_the_api_handler_answers_an_app_error_in_the_api_shape() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import MatchFactory, PlayerFactory
-from tournament.notifications import notify_match_ready
+from tournament.tasks.notifications import notify_match_ready
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from django.db import connection
 
 from matches.services.reporting import GameInput, game_report
 from tests.matches.conftest import META, make_table
-from tournament.public import page_cache
+from tournament import page_cache
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db]
 

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from django.test import override_settings
 
+from matches.errors import Invalid
 from matches.models import Match
 from matches.rules.errors import RulesError
 from matches.services.records import record_upload
 from tests.factories import PlayerFactory
 from tests.matches.conftest import META, Table, make_table
-from tournament.errors import DomainError
 
 pytestmark = pytest.mark.django_db
 
@@ -85,10 +85,10 @@ def test_other_names_need_the_reporter_to_say_who_is_who(db: None) -> None:
         entry1__player=PlayerFactory(name="Yvonne"),
         entry2__player=PlayerFactory(name="Xavier"),
     )
-    with pytest.raises(DomainError) as unmatched:
+    with pytest.raises(Invalid) as unmatched:
         upload(t, MAT)
-    assert unmatched.value.error_code == "players-unmatched"
-    assert unmatched.value.extra["file_players"] == ["Anna_Kowalska", "Bert_van_Dijk"]
+    assert unmatched.value.code == "players-unmatched"
+    assert unmatched.value.detail["file_players"] == ["Anna_Kowalska", "Bert_van_Dijk"]
     # Xavier (the match's second player) is the file's first player.
     match = upload(t, MAT, first_is=t.p2)
     assert (match.score1, match.score2) == (16, 26)
@@ -115,14 +115,14 @@ def test_swap_says_the_file_has_the_players_the_other_way_round(db: None) -> Non
 
 
 def test_files_that_do_not_fit_the_match_are_refused(table: Table) -> None:
-    with pytest.raises(DomainError) as length:
+    with pytest.raises(Invalid) as length:
         upload(table, MAT)
-    assert length.value.error_code == "length-mismatch"
+    assert length.value.code == "length-mismatch"
     with pytest.raises(RulesError) as garbage:
         upload(table, b"\x00\xffnot a match file")
     assert garbage.value.code == "parse-error"
-    with override_settings(MATCH_FILE_MAX_BYTES=1000), pytest.raises(DomainError) as big:
+    with override_settings(MATCH_FILE_MAX_BYTES=1000), pytest.raises(Invalid) as big:
         upload(table, MAT)
-    assert (big.value.error_code, big.value.status_code) == ("file-too-large", 413)
+    assert (big.value.code, big.value.status) == ("file-too-large", 413)
     codes = list(table.match.submissions.values_list("error_code", flat=True))
     assert codes == ["length-mismatch", "parse-error", "file-too-large"]

@@ -33,8 +33,8 @@ from matches.services.confirmation import match_resolve
 from matches.services.reporting import DoubleInput, GameInput, game_report
 from tests.factories import EventFactory, MatchFactory, RoundFactory
 from tests.matches.conftest import META, Table, make_table
+from tournament import page_cache
 from tournament.models import Round
-from tournament.public import page_cache
 
 pytestmark = pytest.mark.django_db
 

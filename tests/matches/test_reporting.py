@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from matches.errors import Forbidden, NotAuthenticated
+from matches.errors import Conflict, Forbidden, Invalid, NotAuthenticated
 from matches.models import Game, Match, Submission
 from matches.rules.errors import RulesError
 from matches.services.access import Actor, NotAllowed
@@ -15,7 +15,6 @@ from matches.services.reporting import DoubleInput, GameInput, game_report, matc
 from matches.signals import match_changed, match_completed
 from tests.factories import EventFactory, MatchFactory, PlayerFactory, UserFactory
 from tests.matches.conftest import META, Table, make_table
-from tournament.errors import Conflict, DomainError
 
 pytestmark = pytest.mark.django_db
 
@@ -110,14 +109,14 @@ def test_a_players_report_that_decides_the_match_waits_for_the_opponent(
     assert announced["completed"] == []
     assert announced["changed"] == [match.pk]
     own = refused(Forbidden, match_confirm, match_id=match.pk, actor=table.link1, meta=META)
-    assert (own.error_code, own.status_code) == ("own-report", 403)
+    assert (own.code, own.status) == ("own-report", 403)
     with django_capture_on_commit_callbacks(execute=True):
         match = match_confirm(match_id=match.pk, actor=table.link2, meta=META)
     assert match.status == "complete"
     assert match.confirmed_at is not None
     assert announced["completed"] == [match.pk]
     again = refused(Conflict, match_confirm, match_id=match.pk, actor=table.link2, meta=META)
-    assert again.error_code == "already-complete"
+    assert again.code == "already-complete"
     kinds = list(match.submissions.values_list("kind", "status"))
     assert kinds[-3:] == [("confirm", "rejected"), ("confirm", "accepted"), ("confirm", "rejected")]
 
@@ -136,9 +135,9 @@ def test_a_repeated_game_is_answered_409_and_never_counted_twice(table: Table) -
     report(table, table.link1, table.p1, game_number=1)
     for actor in (table.link1, table.link2, table.boss):
         error = refused(Conflict, report, table, actor, table.p1, game_number=1)
-        assert error.error_code == "game-already-recorded"
+        assert error.code == "game-already-recorded"
     ahead = refused(Conflict, report, table, table.link1, table.p1, game_number=5)
-    assert ahead.error_code == "game-out-of-order"
+    assert ahead.code == "game-out-of-order"
     match = table.refresh()
     assert (match.score1, match.games.count(), match.status) == (1, 1, "playing")
     assert match.submissions.filter(status="rejected").count() == 4
@@ -149,12 +148,12 @@ def test_the_opponent_reporting_the_same_game_differently_sends_it_to_the_direct
 ) -> None:
     report(table, table.link1, table.p1, game_number=1)
     error = refused(Conflict, report, table, table.link2, table.p2, game_number=1)
-    assert error.error_code == "conflicting-report"
+    assert error.code == "conflicting-report"
     match = table.refresh()
     assert match.status == "disputed"
     assert (match.score1, match.score2) == (1, 0)
     closed = refused(Conflict, report, table, table.link1, table.p1)
-    assert closed.error_code == "match-disputed"
+    assert closed.code == "match-disputed"
 
 
 def test_nothing_after_the_match_is_won(table: Table) -> None:
@@ -203,8 +202,8 @@ def test_doubles_order_and_ownership_are_checked(table: Table) -> None:
 
 def test_a_winner_who_is_not_in_the_match_is_a_clear_400(table: Table) -> None:
     stranger = PlayerFactory()
-    error = refused(DomainError, report, table, table.link1, stranger.pk)
-    assert (error.error_code, error.extra) == ("not-in-match", {"field": "winner"})
+    error = refused(Invalid, report, table, table.link1, stranger.pk)
+    assert (error.code, error.detail) == ("not-in-match", {"field": "winner"})
 
 
 def test_who_may_report(table: Table) -> None:
@@ -229,7 +228,7 @@ def test_who_may_report(table: Table) -> None:
 def test_a_pending_match_takes_no_report(db: None) -> None:
     t = make_table(status=Match.Status.PENDING)
     error = refused(Conflict, report, t, t.link1, t.p1)
-    assert error.error_code == "match-not-ready"
+    assert error.code == "match-not-ready"
 
 
 def whole(t: Table, actor: Actor, games: list[GameInput], score=None) -> Match:  # type: ignore[no-untyped-def]
@@ -264,8 +263,8 @@ def test_a_whole_match_report_with_its_final_score(table: Table) -> None:
 def test_a_whole_match_report_must_add_up_and_finish(table: Table) -> None:
     error = refused(RulesError, whole, table, table.link1, seven_three(table), score=(8, 3))
     assert error.code == "score-mismatch"
-    short = refused(DomainError, whole, table, table.link1, seven_three(table)[:3])
-    assert short.error_code == "match-not-finished"
+    short = refused(Invalid, whole, table, table.link1, seven_three(table)[:3])
+    assert short.code == "match-not-finished"
     crawford_double = seven_three(table)
     crawford_double[3] = GameInput(winner=table.p2, cube=2)
     bad = refused(RulesError, whole, table, table.link1, crawford_double)
@@ -289,12 +288,12 @@ def test_the_opponents_matching_whole_report_confirms_and_a_different_one_disput
     whole(differing, differing.link1, seven_three(differing))
     other = [GameInput(winner=differing.p2, cube=8)]
     error = refused(Conflict, whole, differing, differing.link2, other)
-    assert error.error_code == "conflicting-report"
+    assert error.code == "conflicting-report"
     assert differing.refresh().status == "disputed"
     same_reporter = make_table()
     whole(same_reporter, same_reporter.link1, seven_three(same_reporter))
     again = refused(Conflict, whole, same_reporter, same_reporter.link1, seven_three(same_reporter))
-    assert again.error_code == "already-reported"
+    assert again.code == "already-reported"
 
 
 def test_a_whole_report_after_some_games_keeps_them_and_adds_the_rest(table: Table) -> None:
@@ -306,4 +305,4 @@ def test_a_whole_report_after_some_games_keeps_them_and_adds_the_rest(table: Tab
     other = make_table()
     report(other, other.link1, other.p2)
     error = refused(Conflict, whole, other, other.link2, seven_three(other))
-    assert error.error_code == "conflicting-report"
+    assert error.code == "conflicting-report"

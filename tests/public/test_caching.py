@@ -7,7 +7,8 @@ import threading
 import pytest
 from django.core.cache import cache
 
-from tournament.public import caching, page_cache
+from tournament import page_cache
+from tournament.public import caching
 from tournament.public.caching import cached_page, clear_caches
 from tournament.public.delivery import pack
 

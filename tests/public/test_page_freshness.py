@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from matches.errors import Invalid
 from tests.factories import EntryFactory, EventFactory, TournamentFactory
 from tournament import services
-from tournament.errors import DomainError
 from tournament.public.caching import clear_caches
 
 pytestmark = pytest.mark.django_db
@@ -54,7 +54,7 @@ def test_a_new_event_appears_on_the_cached_tournament_page(
 @pytest.mark.parametrize("slug", ["scoreboard", "print"])
 def test_an_event_cannot_take_the_slug_of_a_tournament_page(slug):
     tournament = TournamentFactory()
-    with pytest.raises(DomainError) as err:
+    with pytest.raises(Invalid) as err:
         services.event_create(tournament=tournament, name="Odd", slug=slug, match_lengths=[5])
     assert "names a page" in str(err.value)
     event = services.event_create(tournament=tournament, name=slug.title(), match_lengths=[5])

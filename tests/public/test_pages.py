@@ -13,8 +13,8 @@ from matches.models import Match
 from matches.rules.record import Double, RollPlay, Take, Win
 from tests.factories import EventFactory, PlayerFactory, TournamentFactory, UserFactory
 from tests.public.builders import elimination, finish, play_game, rating_history
+from tournament import page_cache
 from tournament.models import Event
-from tournament.public import page_cache
 from tournament.public.caching import clear_caches
 
 pytestmark = pytest.mark.django_db

@@ -7,9 +7,9 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from matches.errors import Invalid
 from matches.models import Match
 from tests.public.builders import elimination, play_game
-from tournament.errors import DomainError
 from tournament.models import Round
 from tournament.public.caching import clear_caches
 from tournament.services.tables import match_table_set, round_tables_assign
@@ -47,9 +47,9 @@ def test_a_finished_match_frees_its_table():
     main = elimination(4)
     a, b = _ready(main)
     match_table_set(match=a, table=5)
-    with pytest.raises(DomainError) as refused:
+    with pytest.raises(Invalid) as refused:
         match_table_set(match=b, table=5)
-    assert refused.value.status_code == 400
+    assert refused.value.status == 400
     assert "Table 5 is in use" in refused.value.message
     Match.objects.filter(pk=a.pk).update(status=Match.Status.COMPLETE)
     assert match_table_set(match=b, table=5).table == 5
@@ -59,7 +59,7 @@ def test_table_must_be_a_number_from_1_to_999_and_none_clears_it():
     main = elimination(4)
     match = _ready(main)[0]
     for bad in (0, 1000, -1, True):
-        with pytest.raises(DomainError):
+        with pytest.raises(Invalid):
             match_table_set(match=match, table=bad)
     match_table_set(match=match, table=7)
     assert match_table_set(match=match, table=None).table is None
@@ -154,7 +154,7 @@ def test_tables_show_on_slips_bracket_scoreboard_and_the_players_page(
 def test_a_bye_gets_no_table():
     main = elimination(6)
     bye = Match.objects.filter(event=main, is_bye=True).first()
-    with pytest.raises(DomainError):
+    with pytest.raises(Invalid):
         match_table_set(match=bye, table=1)
     assert Round.objects.filter(event=main).exists()
 

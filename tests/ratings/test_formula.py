@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournament.league import ratings
+from tournament.formulas import ratings
 
 ratings_ = st.floats(min_value=500, max_value=2500, allow_nan=False)
 lengths = st.integers(min_value=1, max_value=25)

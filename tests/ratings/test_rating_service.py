@@ -10,7 +10,7 @@ from django.core.management import call_command
 
 from matches.models import Match
 from tests.factories import EntryFactory, EventFactory, MatchFactory, PlayerFactory, RoundFactory
-from tournament.league import ratings
+from tournament.formulas import ratings
 from tournament.models import Player, RatingChange
 from tournament.services.ratings import (
     Outcome,

@@ -106,7 +106,7 @@ def _post(tally: Tally, path: str, headers: dict[str, str]) -> Callable[..., int
     return post
 
 
-def _play(match: Match, tally: Tally) -> Callable[[], None]:
+def match_play(match: Match, tally: Tally) -> Callable[[], None]:
     """Entry 1 reports the games it wins by its link; entry 2 confirms."""
     e1, e2 = match.entry1, match.entry2
     assert e1 is not None
@@ -181,7 +181,7 @@ def play_main_and_consolation(
         starts = startable_rounds(events)
         if not ready and not starts:
             break
-        calls: list[Callable[[], None]] = [_play(m, tally) for m in ready]
+        calls: list[Callable[[], None]] = [match_play(m, tally) for m in ready]
         calls += [_start(r.pk, director, rng.uniform(0.0, 0.6), tally) for r in starts]
         outcomes = run_at_once(calls)
         errors = [o.error for o in outcomes if o.error is not None]

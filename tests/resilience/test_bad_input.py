@@ -33,7 +33,7 @@ from matches.services.access import Actor
 from matches.services.ledger import REFUSALS
 from matches.services.records import record_upload
 from tests.mutations import mutate
-from tests.resilience.test_permissions import MATRIX, _Lookup, _scene
+from tests.resilience.test_permissions import MATRIX, Lookup, make_scene
 from tests.resilience.world import META, World, build_world
 from tournament.models import Player, Tournament
 
@@ -196,7 +196,7 @@ EVIL = "<script>alert(1)</script>"
 
 
 def test_html_in_names_is_escaped_on_every_page() -> None:
-    scene = _scene()
+    scene = make_scene()
     world = scene.world
     Player.objects.filter(pk__in=[p.pk for p in world.players]).update(name=EVIL, club=EVIL)
     Tournament.objects.filter(pk=world.tournament.pk).update(name=EVIL, venue=EVIL)
@@ -211,7 +211,7 @@ def test_html_in_names_is_escaped_on_every_page() -> None:
     for row in MATRIX:
         if row.method != "GET":
             continue
-        path = row.path.format_map(_Lookup(scene))
+        path = row.path.format_map(Lookup(scene))
         for who, client in viewers.items():
             response = client.get(path)
             kind = response.get("Content-Type", "")

@@ -11,7 +11,7 @@ from rest_framework.authtoken.models import Token
 
 from matches.models import Match, Submission
 from tests.factories import DEFAULT_PASSWORD, UserFactory
-from tests.resilience.test_permissions import MATRIX, _Lookup, _scene
+from tests.resilience.test_permissions import MATRIX, Lookup, make_scene
 from tournament.web.login_throttle import USER_FREE_FAILURES
 
 pytestmark = pytest.mark.django_db
@@ -26,14 +26,14 @@ def _address() -> str:
 
 
 def test_every_form_refuses_a_post_without_its_csrf_token() -> None:
-    scene = _scene()
+    scene = make_scene()
     director = Client(enforce_csrf_checks=True)
     director.force_login(scene.world.director)
     anonymous = Client(enforce_csrf_checks=True)
     before = (Submission.objects.count(), list(Match.objects.values_list("status", "winner_id")))
     for row in POST_FORMS:
         client = anonymous if row.rule == "link" else director
-        path = row.path.format_map(_Lookup(scene))
+        path = row.path.format_map(Lookup(scene))
         response = client.post(path, {"winner": scene.match.entry1.player_id, "reason": "x"})  # type: ignore[union-attr]
         assert response.status_code == 403, (path, response.status_code)
     assert anonymous.post("/accounts/login/", {"username": "x", "password": "y"}).status_code == 403
@@ -43,7 +43,7 @@ def test_every_form_refuses_a_post_without_its_csrf_token() -> None:
 
 
 def test_pages_with_forms_carry_the_token() -> None:
-    scene = _scene()
+    scene = make_scene()
     director = Client(enforce_csrf_checks=True)
     director.force_login(scene.world.director)
     pages = {
@@ -66,7 +66,7 @@ def test_pages_with_forms_carry_the_token() -> None:
 
 
 def test_the_api_wants_csrf_from_a_session_but_not_from_a_token() -> None:
-    scene = _scene()
+    scene = make_scene()
     user = scene.world.account_of(scene.match.entry1)  # type: ignore[arg-type]
     path = f"/api/matches/{scene.m}/dispute/"
     session = Client(enforce_csrf_checks=True)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from matches.errors import Invalid
 from tests.factories import TournamentFactory, UserFactory
 from tests.resilience.concurrency import run_at_once
-from tournament.errors import DomainError
 from tournament.services.directors import tournament_director_remove
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -26,6 +26,6 @@ def test_two_directors_removing_each_other_at_once_leave_one(attempt: int) -> No
     )
     refused = [o.error for o in outcomes if o.error is not None]
     assert len(refused) == 1, [o.error for o in outcomes]
-    assert isinstance(refused[0], DomainError)
+    assert isinstance(refused[0], Invalid)
     assert refused[0].code == "last-director"
     assert tournament.directors.count() == 1

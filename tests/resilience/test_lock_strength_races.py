@@ -23,7 +23,7 @@ from matches.models import Match
 from tests.factories import PlayerFactory, TournamentFactory
 from tests.resilience.concurrency import run_at_once
 from tests.resilience.faults import backends_waiting_for_a_lock, wait_until_worker_idle
-from tests.resilience.fed_consolation import Tally, _play, deadlocks_settled, stuck_matches
+from tests.resilience.fed_consolation import Tally, deadlocks_settled, match_play, stuck_matches
 from tournament import services
 from tournament.models import Entry, Event, Player, RatingChange, Round, Tournament
 from tournament.services.console_extras import entry_check_in_undo
@@ -274,7 +274,7 @@ def _mix(seed: int) -> tuple[list[Callable[[], Any]], list[int], Tally]:
         .order_by("pk")
     )
     tally = Tally()
-    calls: list[Callable[[], Any]] = [_play(m, tally) for m in matches]
+    calls: list[Callable[[], Any]] = [match_play(m, tally) for m in matches]
     calls += [lambda: round_tables_assign(round_=round_1) for _ in range(2)]
     calls += [
         (lambda m=m, t=t: match_table_set(match=m, table=t))
@@ -298,13 +298,13 @@ def test_director_work_alongside_reports_and_ratings_finds_no_deadlock() -> None
     A guard over the whole mix (about a minute, so in ``make stress``): it found no
     deadlock on the code before these locks changed either; the tests above are the
     ones that fail there."""
-    from tournament.api.errors import DomainError
+    from matches.errors import Invalid
 
     before = deadlocks_settled()
     for seed in range(3):
         calls, events, tally = _mix(seed)
         outcomes = run_at_once(calls)
-        errors = [o.error for o in outcomes if not isinstance(o.error, DomainError | None)]
+        errors = [o.error for o in outcomes if not isinstance(o.error, Invalid | None)]
         assert not errors, errors
         assert not tally.server_errors, tally.server_errors
         wait_until_worker_idle(timeout=60)

@@ -224,7 +224,7 @@ NOT_IN_MATRIX = {
 }
 
 
-def _scene() -> Scene:
+def make_scene() -> Scene:
     world = build_world(size=8, lengths=(3,))
     series = Series.objects.create(name="Club Series", slug=f"series-{world.tournament.pk}")
     world.tournament.series = series
@@ -251,7 +251,7 @@ def _clients(scene: Scene) -> dict[str, Client]:
 
 
 def _send(client: Client, row: Row, scene: Scene) -> Any:
-    path = row.path.format_map(_Lookup(scene))
+    path = row.path.format_map(Lookup(scene))
     call: Callable[..., Any] = getattr(client, row.method.lower())
     if row.method == "GET":
         return call(path)
@@ -260,7 +260,7 @@ def _send(client: Client, row: Row, scene: Scene) -> Any:
     return call(path, row.body or {})
 
 
-class _Lookup(dict):  # type: ignore[type-arg]
+class Lookup(dict):  # type: ignore[type-arg]
     def __init__(self, scene: Scene) -> None:
         super().__init__()
         self.scene = scene
@@ -293,7 +293,7 @@ def _verdict(row: Row, role: str, response: Any) -> str | None:
 
 
 def test_every_endpoint_and_page_against_six_callers() -> None:
-    scene = _scene()
+    scene = make_scene()
     clients = _clients(scene)
     stored = Submission.objects.count()
     wrong: list[str] = []
@@ -331,10 +331,10 @@ def _matrix_route(path: str) -> str:
 def test_the_matrix_covers_every_url() -> None:
     from django.urls import resolve
 
-    scene = _scene()
+    scene = make_scene()
     covered: set[str] = set()
     for row in MATRIX:
-        match = resolve(row.path.format_map(_Lookup(scene)))
+        match = resolve(row.path.format_map(Lookup(scene)))
         covered.add(match.route)
     routes = _route_names(get_resolver().url_patterns)
     missing = {
@@ -350,7 +350,7 @@ def test_the_matrix_covers_every_url() -> None:
 
 @pytest.fixture
 def linked() -> Scene:
-    return _scene()
+    return make_scene()
 
 
 def _game(client: Client, key: str, match: Match) -> Any:

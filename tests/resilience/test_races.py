@@ -121,8 +121,8 @@ def test_director_corrects_results_while_the_next_round_starts(
     # The same operations one after the other leave the same bracket.
     reference = build_world(size=8, lengths=(1,))
     ref_first = _play_round_one(reference, wait_for)
-    services.match_correct_winner(match=ref_first[0], winner=ref_first[0].entry2)
-    services.match_correct_winner(match=ref_first[1], winner=ref_first[1].entry2)
+    services.match_winner_correct(match=ref_first[0], winner=ref_first[0].entry2)
+    services.match_winner_correct(match=ref_first[1], winner=ref_first[1].entry2)
     services.round_start(round_=reference.round(2))
     if answers[3] == 201:
         play_late = reference.matches(2)[1]

@@ -20,7 +20,7 @@ import pytest
 
 from matches.rules.check import CheckOptions, check_match_data
 from matches.rules.matfile import read_mat, write_mat
-from matches.rules.moves import Play
+from matches.rules.notation import Play
 from matches.rules.position import Position
 from matches.rules.record import Action, Double, GameRecord, MatchRecord, RollPlay, Win
 from matches.rules.sgf import read_sgf, write_sgf

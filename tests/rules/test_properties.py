@@ -1,7 +1,7 @@
 """Hypothesis properties of positions and plays, against an independent brute force.
 
-The brute force below shares no code with ``matches.rules.moves``: it tries every
-ordering of the dice and every checker for each die, with no pruning and no
+The brute force below shares no code with the engine's play generation
+(``matches.rules.generation``): it tries every ordering of the dice and every checker for each die, with no pruning and no
 deduplication tricks, then applies the maximal-play rule as the rules state it.
 """
 

@@ -11,7 +11,7 @@ import pytest
 from matches.rules.check import CheckOptions, check_match_data
 from matches.rules.errors import ParseError
 from matches.rules.matfile import read_mat, write_mat
-from matches.rules.moves import Play
+from matches.rules.notation import Play
 from matches.rules.record import Action, Double, Drop, MatchRecord, RollPlay, Take, Win
 from matches.rules.sgf import parse_sgf, read_sgf, write_sgf
 

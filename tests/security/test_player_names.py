@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from matches.errors import refuse
 from tests.factories import TournamentFactory
 from tournament.models import Player
-from tournament.services.common import refuse
 from tournament.services.players import player_create
 
 pytestmark = pytest.mark.django_db
@@ -71,7 +71,7 @@ def test_the_csv_import_refuses_them_per_row(director_api: APIClient) -> None:
 def test_the_service_names_the_field() -> None:
     with pytest.raises(type(refuse("x", code="invalid"))) as refused:
         player_create(name="Eve\u202e")
-    assert refused.value.extra["field"] == "name"
+    assert refused.value.detail["field"] == "name"
 
 
 @pytest.fixture

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from matches.api.shapes import MatchDetailSerializer, MatchSerializer
 from matches.models import Game, Match
-from tournament.api.serializers import MatchDetailSerializer, MatchSerializer
-from tournament.selectors import crawford_game_number, match_detail, match_list
+from matches.selectors import match_crawford_game_number, match_detail, match_list
 from tournament.services import (
     GameResult,
     draw_make,
@@ -44,10 +44,15 @@ def test_the_crawford_game_is_the_one_after_a_player_first_reaches_one_away(matc
     ]
     listed = match_list(event=match.event_id).get(pk=match.pk)
     assert MatchSerializer(listed).data["crawford_game_number"] == 2
-    assert MatchDetailSerializer(match_detail(match.pk)).data["crawford_game_number"] == 2
+    assert MatchDetailSerializer(match_detail(match_id=match.pk)).data["crawford_game_number"] == 2
     # Derived from the scores when the games carry no flag.
     Game.objects.filter(match=match).update(crawford=False)
-    assert crawford_game_number(match_detail(match.pk), match_detail(match.pk).games.all()) == 2
+    assert (
+        match_crawford_game_number(
+            match=match_detail(match_id=match.pk), games=match_detail(match_id=match.pk).games.all()
+        )
+        == 2
+    )
 
 
 def test_the_next_game_is_announced_as_crawford_and_a_one_point_match_has_none(match) -> None:
@@ -105,7 +110,7 @@ def test_every_view_of_the_crawford_game_is_the_engines(
         if not flags:
             Game.objects.filter(match=match).update(crawford=False)
         listed = match_list(event=match.event_id).get(pk=match.pk)
-        detail = match_detail(match.pk)
+        detail = match_detail(match_id=match.pk)
         if flags or expected is None or expected == engine.game_number:
             # Without games at hand a list sees only the flags and the score now.
             assert MatchSerializer(listed).data["crawford_game_number"] == expected

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from matches.errors import Invalid
 from matches.models import Match
 from tests.factories import PlayerFactory
-from tournament.errors import DomainError
 from tournament.formats.draw import rerun, verify
 from tournament.models import Entry, Event, Round
 from tournament.services import draw_make, entry_register, event_create
@@ -86,9 +86,9 @@ def test_manual_order_must_name_every_player_once(tournament, enter):
     main = event_create(tournament=tournament, name="Main")
     entries = enter(main, 4)
     players = [e.player_id for e in entries]
-    with pytest.raises(DomainError) as err:
+    with pytest.raises(Invalid) as err:
         draw_make(event=main, method="manual", order=players[:3] + players[:1])
-    assert err.value.error_code == "bad-order"
+    assert err.value.code == "bad-order"
     draw_make(event=main, method="manual", order=list(reversed(players)))
     assert Entry.objects.get(pk=entries[3].pk).seed == 1
 
@@ -98,9 +98,9 @@ def test_a_consolation_cannot_be_drawn_or_entered_directly(tournament, enter):
     consolation = event_create(
         tournament=tournament, name="Consolation", feeds_from=main, feed_rounds=[1]
     )
-    with pytest.raises(DomainError) as err:
+    with pytest.raises(Invalid) as err:
         entry_register(event=consolation, player=PlayerFactory())
-    assert err.value.error_code == "fed-event"
-    with pytest.raises(DomainError) as err:
+    assert err.value.code == "fed-event"
+    with pytest.raises(Invalid) as err:
         draw_make(event=consolation)
-    assert err.value.error_code == "fed-event"
+    assert err.value.code == "fed-event"

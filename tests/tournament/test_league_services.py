@@ -6,9 +6,9 @@ import itertools
 
 import pytest
 
+from matches.errors import Invalid
 from matches.models import Match
 from tests.factories import PlayerFactory
-from tournament.errors import DomainError
 from tournament.models import Entry, Event, Round
 from tournament.selectors import standings
 from tournament.services import (
@@ -55,9 +55,9 @@ def test_swiss_pairs_by_score_without_rematches_and_finishes(tournament, enter):
     assert swiss.champion_id == table[0].entry.pk
     assert [row.wins for row in table] == sorted((row.wins for row in table), reverse=True)
     assert sum(row.wins for row in table) == 16 + 4
-    with pytest.raises(DomainError) as err:
+    with pytest.raises(Invalid) as err:
         event_next_round(event=swiss)
-    assert err.value.error_code == "event-finished"
+    assert err.value.code == "event-finished"
 
 
 def test_a_swiss_cut_to_the_rounds_it_has_played_finishes_with_the_leader(tournament, enter):
@@ -69,19 +69,19 @@ def test_a_swiss_cut_to_the_rounds_it_has_played_finishes_with_the_leader(tourna
         _play_round(swiss, choose=lambda m: 1 + (m.slot % 2))
     swiss.refresh_from_db()
     assert swiss.status == Event.Status.RUNNING
-    with pytest.raises(DomainError) as err:  # never below the rounds already paired
+    with pytest.raises(Invalid) as err:  # never below the rounds already paired
         event_update(event=swiss, rounds=1)
-    assert err.value.error_code == "invalid"
-    assert err.value.extra["field"] == "rounds_planned"
+    assert err.value.code == "invalid"
+    assert err.value.detail["field"] == "rounds_planned"
 
     event_update(event=swiss, rounds=2)
 
     swiss.refresh_from_db()
     assert swiss.status == Event.Status.FINISHED
     assert swiss.champion_id == standings(swiss)[0].entry.pk
-    with pytest.raises(DomainError) as err:
+    with pytest.raises(Invalid) as err:
         event_next_round(event=swiss)
-    assert err.value.error_code == "event-finished"
+    assert err.value.code == "event-finished"
 
 
 def test_swiss_takes_late_entries_until_a_round_starts(tournament, enter):
@@ -97,9 +97,9 @@ def test_swiss_takes_late_entries_until_a_round_starts(tournament, enter):
     )
     assert late.pk in seated
     event_next_round(event=swiss)
-    with pytest.raises(DomainError) as err:
+    with pytest.raises(Invalid) as err:
         entry_register(event=swiss, player=PlayerFactory())
-    assert err.value.error_code == "round-started"
+    assert err.value.code == "round-started"
     _play_round(swiss)
     later = entry_register(event=swiss, player=PlayerFactory())
     second = event_next_round(event=swiss)
@@ -113,9 +113,9 @@ def test_elimination_events_refuse_late_entries(tournament, enter):
     main = event_create(tournament=tournament, name="Main")
     enter(main, 4)
     draw_make(event=main, method="rating")
-    with pytest.raises(DomainError) as err:
+    with pytest.raises(Invalid) as err:
         entry_register(event=main, player=PlayerFactory())
-    assert err.value.error_code == "event-drawn"
+    assert err.value.code == "event-drawn"
 
 
 def test_round_robin_plays_every_pair_once(tournament, enter):
@@ -126,9 +126,9 @@ def test_round_robin_plays_every_pair_once(tournament, enter):
     for _ in range(5):
         event_next_round(event=league)
         _play_round(league, choose=lambda m: 2 if m.slot == 0 else 1)
-    with pytest.raises(DomainError) as err:
+    with pytest.raises(Invalid) as err:
         event_next_round(event=league)
-    assert err.value.error_code == "event-finished"
+    assert err.value.code == "event-finished"
     league.refresh_from_db()
     assert league.status == Event.Status.FINISHED
     pairs = [frozenset((m.entry1_id, m.entry2_id)) for m in Match.objects.filter(event=league)]
@@ -145,9 +145,9 @@ def test_round_length_can_change_until_the_round_starts(tournament, enter):
     assert set(Match.objects.filter(round=final).values_list("length", flat=True)) == {13}
     first = main.rounds.get(number=1)
     round_start(round_=first)
-    with pytest.raises(DomainError) as err:
+    with pytest.raises(Invalid) as err:
         round_length_set(round_=first, length=9)
-    assert err.value.error_code == "round-started"
+    assert err.value.code == "round-started"
 
 
 @pytest.mark.parametrize("field", [2, 3, 6, 8, 13])

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import pytest
 
+from matches.errors import Invalid
 from matches.models import Game, Match, Submission
-from tournament.errors import DomainError
 from tournament.models import Entry, Event
 from tournament.services import (
     draw_make,
     entry_withdraw,
     event_create,
     match_advance,
-    match_correct_winner,
     match_forfeit,
     match_penalty_add,
     match_walkover,
+    match_winner_correct,
     round_start,
 )
 
@@ -67,9 +67,9 @@ def test_forfeit_completes_the_match_and_the_winner_moves_on(eight):
     assert _m(main, 2, 0).entry1_id == match.entry2_id
     fed = _m(consolation, 1, 0)
     assert Entry.objects.get(pk=fed.entry1_id).player_id == _entry(match, 1).player_id
-    with pytest.raises(DomainError) as err:
+    with pytest.raises(Invalid) as err:
         match_walkover(match=match, winner=_entry(match, 1))
-    assert err.value.error_code == "match-decided"
+    assert err.value.code == "match-decided"
 
 
 def test_penalty_points_raise_the_opponents_start_and_past_half_forfeit(eight):
@@ -95,9 +95,9 @@ def test_penalty_points_start_the_match_at_that_score(eight):
     assert match.start_score1 == 1
     first = Game.objects.filter(match=match).order_by("number").first()
     assert (first.score_before1, first.score_before2) == (1, 0)
-    with pytest.raises(DomainError) as err:
+    with pytest.raises(Invalid) as err:
         match_penalty_add(match=match, against=_entry(match, 1), points=1)
-    assert err.value.error_code == "match-started"
+    assert err.value.code == "match-started"
 
 
 def test_correction_reseats_the_next_round_while_it_has_not_started(eight):
@@ -105,7 +105,7 @@ def test_correction_reseats_the_next_round_while_it_has_not_started(eight):
     match = _m(main, 1, 0)
     play(match, 1)
     old_winner, old_loser = _entry(match, 1), _entry(match, 2)
-    match_correct_winner(match=match, winner=old_loser, reason="score sheet misread")
+    match_winner_correct(match=match, winner=old_loser, reason="score sheet misread")
     match.refresh_from_db()
     assert match.winner_id == old_loser.pk
     assert _m(main, 2, 0).entry1_id == old_loser.pk
@@ -129,15 +129,15 @@ def test_correction_is_refused_once_the_next_match_started_unless_cascaded(eight
     semi.refresh_from_db()
     final = _m(main, 3, 0)
     assert final.entry1_id == semi.winner_id
-    with pytest.raises(DomainError) as err:
-        match_correct_winner(match=a, winner=_entry(a, 2))
-    assert err.value.error_code == "next-match-started"
+    with pytest.raises(Invalid) as err:
+        match_winner_correct(match=a, winner=_entry(a, 2))
+    assert err.value.code == "next-match-started"
     assert "has already started" in err.value.message
     a.refresh_from_db()
     assert a.winner_id == a.entry1_id  # nothing changed
 
     games_before = Game.objects.filter(match=semi).count()
-    match_correct_winner(match=a, winner=_entry(a, 2), cascade=True)
+    match_winner_correct(match=a, winner=_entry(a, 2), cascade=True)
     semi.refresh_from_db()
     final.refresh_from_db()
     assert semi.entry1_id == a.entry2_id
@@ -160,7 +160,7 @@ def test_correcting_the_final_changes_the_champion(eight):
     main.refresh_from_db()
     final = _m(main, 3, 0)
     assert main.champion_id == final.entry1_id
-    match_correct_winner(match=final, winner=_entry(final, 2))
+    match_winner_correct(match=final, winner=_entry(final, 2))
     main.refresh_from_db()
     assert main.champion_id == final.entry2_id
     assert main.status == Event.Status.FINISHED
@@ -194,6 +194,6 @@ def test_a_match_without_both_players_cannot_be_forfeited(tournament, enter):
     draw_make(event=main, method="rating")
     start_due_rounds(main)
     final = _m(main, 2, 0)
-    with pytest.raises(DomainError) as err:
+    with pytest.raises(Invalid) as err:
         match_forfeit(match=final, winner=Entry.objects.filter(event=main).first())
-    assert err.value.error_code in {"match-not-ready", "not-in-match"}
+    assert err.value.code in {"match-not-ready", "not-in-match"}

@@ -9,25 +9,17 @@ from typing import Any
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiResponse, inline_serializer
-from rest_framework import serializers
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from matches.api.shapes import ERROR
 from matches.models import Match
-from tournament import selectors
-from tournament.api import serializers as io
+from matches.selectors import tournaments_visible_to
+from matches.services.ledger import ID_MAX
 from tournament.api.permissions import IsDirectorOrReadOnly, tournament_id_of
 from tournament.models import Event, User
 
-ERROR = inline_serializer(
-    "Error",
-    {
-        "code": serializers.CharField(),
-        "message": serializers.CharField(),
-        "detail": serializers.DictField(),
-    },
-)
 READ_ERRORS = {404: OpenApiResponse(ERROR, description="Not found")}
 WRITE_ERRORS = {
     400: OpenApiResponse(ERROR, description="Bad input (field-level detail) or a rule refused it"),
@@ -38,21 +30,21 @@ WRITE_ERRORS = {
 }
 
 
-def _get(model: Any, **lookup: Any) -> Any:
+def get_or_404(model: Any, **lookup: Any) -> Any:
     """``get_object_or_404``, and 404 for an id too large for any row (never a 500)."""
-    if any(isinstance(v, int) and not 0 < v <= io.ID_MAX for v in lookup.values()):
+    if any(isinstance(v, int) and not 0 < v <= ID_MAX for v in lookup.values()):
         raise Http404
     return get_object_or_404(model, **lookup)
 
 
-def _by(request: Request) -> User | None:
+def acting_user(request: Request) -> User | None:
     """Who acts, for a service's record (the view's permissions let only users through)."""
     return request.user if isinstance(request.user, User) else None
 
 
-def _visible(request: Request, tournament_id: int) -> None:
+def check_visible(request: Request, tournament_id: int) -> None:
     """404 for a private tournament the user does not direct."""
-    if not selectors.tournaments_visible_to(request.user).filter(pk=tournament_id).exists():
+    if not tournaments_visible_to(request.user).filter(pk=tournament_id).exists():
         raise Http404
 
 
@@ -62,12 +54,12 @@ class DirectorView(APIView):
     permission_classes = [IsDirectorOrReadOnly]
 
     def checked(self, request: Request, obj: Any) -> Any:
-        _visible(request, tournament_id_of(obj))
+        check_visible(request, tournament_id_of(obj))
         self.check_object_permissions(request, obj)
         return obj
 
     def event(self, request: Request, pk: int) -> Event:
-        return self.checked(request, _get(Event, pk=pk))
+        return self.checked(request, get_or_404(Event, pk=pk))
 
     def match(self, request: Request, pk: int) -> Match:
-        return self.checked(request, _get(Match.objects.select_related("round"), pk=pk))
+        return self.checked(request, get_or_404(Match.objects.select_related("round"), pk=pk))

@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournament.api.base import WRITE_ERRORS, _by, _get, _visible
+from tournament.api.base import WRITE_ERRORS, acting_user, check_visible, get_or_404
 from tournament.models import Tournament, User
 from tournament.selectors import tournament_directors, user_directs
 from tournament.services.directors import (
@@ -71,8 +71,8 @@ SET_PASSWORD_LINK = inline_serializer(
 
 def _directed(request: Request, slug: str) -> Tournament:
     """The tournament if the caller directs it: 401 without login, 403 for anyone else."""
-    tournament = _get(Tournament, slug=slug)
-    _visible(request, tournament.pk)
+    tournament = get_or_404(Tournament, slug=slug)
+    check_visible(request, tournament.pk)
     if not request.user or not request.user.is_authenticated:
         raise NotAuthenticated("Log in as a director of this tournament.")
     if not user_directs(request.user, tournament.pk):
@@ -82,7 +82,7 @@ def _directed(request: Request, slug: str) -> Tournament:
 
 def _director(tournament: Tournament, user_id: int) -> User:
     """Director ``user_id`` of the tournament (404 when they do not direct it)."""
-    director: User = _get(tournament_directors(tournament), pk=user_id)
+    director: User = get_or_404(tournament_directors(tournament), pk=user_id)
     return director
 
 
@@ -109,7 +109,7 @@ class DirectorListView(APIView):
         data = DirectorAddSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         invite = tournament_director_invite(
-            tournament=tournament, by=_by(request), **data.validated_data
+            tournament=tournament, by=acting_user(request), **data.validated_data
         )
         path = invite.set_password_path
         body = {
@@ -135,7 +135,7 @@ class DirectorDetailView(APIView):
     def delete(self, request: Request, slug: str, user_id: int) -> Response:
         tournament = _directed(request, slug)
         director = _director(tournament, user_id)
-        tournament_director_remove(tournament=tournament, user=director, by=_by(request))
+        tournament_director_remove(tournament=tournament, user=director, by=acting_user(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -151,6 +151,8 @@ class DirectorLinkView(APIView):
     def post(self, request: Request, slug: str, user_id: int) -> Response:
         tournament = _directed(request, slug)
         director = _director(tournament, user_id)
-        link = tournament_director_link(tournament=tournament, user=director, by=_by(request))
+        link = tournament_director_link(
+            tournament=tournament, user=director, by=acting_user(request)
+        )
         url = request.build_absolute_uri(link.path) if link.path else None
         return Response({"set_password_url": url, "emailed": link.emailed})

@@ -10,12 +10,12 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from matches.api.views import request_meta
+from matches.client_address import request_meta
+from matches.errors import refuse
 from tournament import selectors, services
 from tournament.api import serializers as io
-from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView, _by, _get
+from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView, acting_user, get_or_404
 from tournament.models import Entry, Event, Player
-from tournament.services.common import refuse
 
 
 def entry_context(request: Request, tournament_id: int, entries: Iterable[Entry]) -> dict[str, Any]:
@@ -57,7 +57,10 @@ class EntryListView(DirectorView):
         if player is None:
             raise refuse("No such player.", code="invalid", field="player")
         entry = services.entry_register(
-            event=event, player=player, seed=data.validated_data.get("seed"), by=_by(request)
+            event=event,
+            player=player,
+            seed=data.validated_data.get("seed"),
+            by=acting_user(request),
         )
         return Response(entry_data(request, entry), status=status.HTTP_201_CREATED)
 
@@ -69,8 +72,8 @@ class EntryCheckInView(DirectorView):
         responses={200: io.EntrySerializer, **WRITE_ERRORS},
     )
     def post(self, request: Request, pk: int) -> Response:
-        entry = self.checked(request, _get(Entry, pk=pk))
-        entry = services.entry_check_in(entry=entry, by=_by(request))
+        entry = self.checked(request, get_or_404(Entry, pk=pk))
+        entry = services.entry_check_in(entry=entry, by=acting_user(request))
         return Response(entry_data(request, entry))
 
 
@@ -81,11 +84,11 @@ class EntryWithdrawView(DirectorView):
         responses={200: io.EntrySerializer, **WRITE_ERRORS},
     )
     def post(self, request: Request, pk: int) -> Response:
-        entry = self.checked(request, _get(Entry, pk=pk))
+        entry = self.checked(request, get_or_404(Entry, pk=pk))
         data = io.ReasonSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         entry = services.entry_withdraw(
-            entry=entry, by=_by(request), meta=request_meta(request), **data.validated_data
+            entry=entry, by=acting_user(request), meta=request_meta(request), **data.validated_data
         )
         return Response(entry_data(request, entry))
 
@@ -101,6 +104,6 @@ class EntryWithdrawUndoView(DirectorView):
     def post(self, request: Request, pk: int) -> Response:
         from tournament.services.entries import entry_withdraw_undo
 
-        entry = self.checked(request, _get(Entry, pk=pk))
-        entry = entry_withdraw_undo(entry=entry, by=_by(request))
+        entry = self.checked(request, get_or_404(Entry, pk=pk))
+        entry = entry_withdraw_undo(entry=entry, by=acting_user(request))
         return Response(entry_data(request, entry))

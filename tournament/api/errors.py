@@ -1,8 +1,6 @@
 """One handler turns every API error into ``{"code", "message", "detail"}`` (see api.md).
 
-The application's own refusals are :class:`matches.errors.AppError`; the services take
-``DomainError`` and ``Conflict`` from :mod:`tournament.errors` (re-exported here for code
-that still imports them from this module).
+The application's own refusals are :class:`matches.errors.AppError` and its subclasses.
 """
 
 from __future__ import annotations
@@ -19,36 +17,10 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from matches.errors import AppError
+from matches.errors import AppError, first_message, lost_a_race
 from matches.rules.errors import RulesError
-from tournament.errors import Conflict, DomainError
-
-__all__ = ["AppError", "Conflict", "DomainError", "exception_handler"]
 
 log = logging.getLogger(__name__)
-
-#: SQLSTATE class 40, "transaction rollback": a deadlock (40P01) or a serialization
-#: failure (40001). The database is fine; this transaction lost a race and was undone.
-TRANSACTION_ROLLBACK = "40"
-
-
-def _first_message(detail: Any) -> str:
-    if isinstance(detail, dict):
-        for key, value in detail.items():
-            return (
-                f"{key}: {_first_message(value)}"
-                if key != "non_field_errors"
-                else _first_message(value)
-            )
-    if isinstance(detail, list) and detail:
-        return _first_message(detail[0])
-    return str(detail)
-
-
-def lost_a_race(exc: BaseException) -> bool:
-    """Whether ``exc`` is PostgreSQL undoing a transaction that lost a race (not an outage)."""
-    sqlstate = getattr(exc.__cause__, "sqlstate", None) or ""
-    return sqlstate.startswith(TRANSACTION_ROLLBACK)
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -106,7 +78,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, exceptions.ValidationError):
         response.data = {
             "code": "invalid",
-            "message": _first_message(exc.detail),
+            "message": first_message(exc.detail),
             "detail": exc.detail,
         }
     elif isinstance(exc, exceptions.APIException):

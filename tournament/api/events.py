@@ -11,12 +11,11 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from matches.errors import Invalid, refuse
 from tournament import selectors, services
 from tournament.api import serializers as io
-from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView, _get
-from tournament.errors import DomainError
+from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView, get_or_404
 from tournament.models import Event, Tournament
-from tournament.services.common import refuse
 
 
 class EventListView(DirectorView):
@@ -25,7 +24,7 @@ class EventListView(DirectorView):
         responses={200: io.EventSerializer(many=True), **READ_ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
-        tournament = self.checked(request, _get(Tournament, slug=slug))
+        tournament = self.checked(request, get_or_404(Tournament, slug=slug))
         return Response(io.EventSerializer(selectors.event_list(tournament), many=True).data)
 
     @extend_schema(
@@ -34,7 +33,7 @@ class EventListView(DirectorView):
         responses={201: io.EventDetailSerializer, **WRITE_ERRORS},
     )
     def post(self, request: Request, slug: str) -> Response:
-        tournament = self.checked(request, _get(Tournament, slug=slug))
+        tournament = self.checked(request, get_or_404(Tournament, slug=slug))
         data = io.EventCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
@@ -57,7 +56,7 @@ class EventDetailView(DirectorView):
         responses={200: io.EventDetailSerializer, **READ_ERRORS},
     )
     def get(self, request: Request, pk: int) -> Response:
-        event = self.checked(request, _get(Event, pk=pk))
+        event = self.checked(request, get_or_404(Event, pk=pk))
         return Response(io.EventDetailSerializer(selectors.event_detail(event.pk)).data)
 
     @extend_schema(
@@ -90,10 +89,10 @@ def _named_as_sent(names: dict[str, str]) -> Iterator[None]:
     """Report a service's refusal under the field name the request used."""
     try:
         yield
-    except DomainError as err:
-        field = err.extra.get("field")
+    except Invalid as err:
+        field = err.detail.get("field")
         if field in names:
-            err.extra["field"] = names[field]
+            err.detail["field"] = names[field]
         raise
 
 
@@ -119,7 +118,7 @@ class BracketView(DirectorView):
     def get(self, request: Request, pk: int) -> Response:
         event = self.checked(
             request,
-            _get(Event.objects.select_related("champion__player"), pk=pk),
+            get_or_404(Event.objects.select_related("champion__player"), pk=pk),
         )
         return Response(io.BracketSerializer(selectors.bracket_tree(event)).data)
 
@@ -130,7 +129,7 @@ class StandingsView(DirectorView):
         responses={200: io.StandingsSerializer, **READ_ERRORS},
     )
     def get(self, request: Request, pk: int) -> Response:
-        event = self.checked(request, _get(Event, pk=pk))
+        event = self.checked(request, get_or_404(Event, pk=pk))
         rows = selectors.standings(event)
         body = {
             "event": event.pk,

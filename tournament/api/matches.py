@@ -1,91 +1,49 @@
-"""Matches: list and read them, their tables, and the director's decisions (forfeit,
-walkover, penalty, winner correction)."""
+"""Matches: their tables and the director's decisions (forfeit, walkover, penalty, winner
+correction). Listing and reading them are ``matches.api.views``'s."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from django.db.models import QuerySet
-from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import exceptions, generics, serializers
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from matches.api.views import request_meta
-from matches.errors import AppError, invalid_input
+from matches.api.shapes import MatchDetailSerializer
+from matches.api.views import MatchReadView
+from matches.client_address import request_meta
+from matches.errors import AppError, invalid_input, refuse
 from matches.models import Match, Submission
+from matches.selectors import match_detail
 from matches.services.access import Actor, director_reader_role
 from matches.services.ledger import submission_reject
-from tournament import selectors, services
+from tournament import services
 from tournament.api import serializers as io
-from tournament.api.base import ERROR, READ_ERRORS, WRITE_ERRORS, DirectorView, _by
-from tournament.models import Entry, Round
-from tournament.services.common import refuse
+from tournament.api.base import WRITE_ERRORS, DirectorView, acting_user
+from tournament.models import Entry
 from tournament.services.tables import match_table_set
 
 
-class MatchFilterSerializer(serializers.Serializer):
-    event = io.IdField(required=False)
-    tournament = io.IdField(required=False)
-    round = serializers.IntegerField(required=False, min_value=1, max_value=1000)
-    bracket = serializers.ChoiceField(choices=Round.Bracket.choices, required=False)
-    status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
-    player = io.IdField(required=False)
-
-
-class MatchListView(generics.ListAPIView):
-    serializer_class = io.MatchSerializer
-
-    def get_queryset(self) -> QuerySet[Match]:
-        params = MatchFilterSerializer(data=self.request.query_params)
-        params.is_valid(raise_exception=True)
-        f = params.validated_data
-        qs = selectors.match_list(
-            event=f.get("event"),
-            tournament=f.get("tournament"),
-            round_number=f.get("round"),
-            bracket=f.get("bracket"),
-            status=f.get("status"),
-            player=f.get("player"),
-        )
-        visible = selectors.tournaments_visible_to(self.request.user)
-        return qs.filter(event__tournament__in=visible)
-
-    @extend_schema(
-        operation_id="matches_list",
-        parameters=[MatchFilterSerializer],
-        responses={200: io.MatchSerializer(many=True), 400: OpenApiResponse(ERROR)},
-    )
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
-
-
-class MatchDetailView(DirectorView):
-    @extend_schema(
-        operation_id="matches_retrieve",
-        responses={200: io.MatchDetailSerializer, **READ_ERRORS},
-    )
-    def get(self, request: Request, pk: int) -> Response:
-        self.match(request, pk)
-        return Response(io.MatchDetailSerializer(selectors.match_detail(pk)).data)
-
+class MatchDetailView(MatchReadView, DirectorView):
+    # GET (the read) is matches.api.views.MatchReadView's; PATCH puts it at a table.
     @extend_schema(
         operation_id="matches_table_update",
         request=io.MatchTableSerializer,
-        responses={200: io.MatchDetailSerializer, **WRITE_ERRORS},
+        responses={200: MatchDetailSerializer, **WRITE_ERRORS},
         summary="Put a match at a table (board), or take it off its table",
     )
     def patch(self, request: Request, pk: int) -> Response:
         match = self.match(request, pk)
         data = io.MatchTableSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        match_table_set(match=match, table=data.validated_data["table"], by=_by(request))
+        match_table_set(match=match, table=data.validated_data["table"], by=acting_user(request))
         return _match_answer(pk)
 
 
 def _match_answer(pk: int) -> Response:
-    return Response(io.MatchDetailSerializer(selectors.match_detail(pk)).data)
+    return Response(MatchDetailSerializer(match_detail(match_id=pk)).data)
 
 
 def _entry_of_player(match: Match, player_id: int, field: str) -> Entry:
@@ -135,7 +93,7 @@ def _keep_refused(request: Request, match: Match, kind: str, error: Exception) -
     submission_reject(
         match_id=match.pk,
         kind=kind,
-        actor=Actor(user=_by(request)),
+        actor=Actor(user=acting_user(request)),
         meta=request_meta(request),
         payload=dict(body.items()) if isinstance(body, Mapping) else {"body": body},
         error=error,
@@ -151,7 +109,7 @@ class MatchForfeitView(DirectorView):
     @extend_schema(
         operation_id="matches_forfeit",
         request=io.ForfeitSerializer,
-        responses={200: io.MatchDetailSerializer, **WRITE_ERRORS},
+        responses={200: MatchDetailSerializer, **WRITE_ERRORS},
         summary="A director records a forfeit: the named player wins",
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -168,7 +126,7 @@ class MatchForfeitView(DirectorView):
             match=match,
             winner=winner,
             reason=data["reason"],
-            by=_by(request),
+            by=acting_user(request),
             meta=request_meta(request),
         )
         return _match_answer(pk)
@@ -180,7 +138,7 @@ class MatchWalkoverView(MatchForfeitView):
     @extend_schema(
         operation_id="matches_walkover",
         request=io.ForfeitSerializer,
-        responses={200: io.MatchDetailSerializer, **WRITE_ERRORS},
+        responses={200: MatchDetailSerializer, **WRITE_ERRORS},
         summary="A director records a walkover: the opponent never came",
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -191,7 +149,7 @@ class MatchPenaltyView(DirectorView):
     @extend_schema(
         operation_id="matches_penalty",
         request=io.PenaltySerializer,
-        responses={200: io.MatchDetailSerializer, **WRITE_ERRORS},
+        responses={200: MatchDetailSerializer, **WRITE_ERRORS},
         summary="Late-arrival penalty points (past half the length: forfeit)",
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -208,7 +166,7 @@ class MatchPenaltyView(DirectorView):
             against=against,
             points=data["points"],
             reason=data["reason"],
-            by=_by(request),
+            by=acting_user(request),
             meta=request_meta(request),
         )
         return _match_answer(pk)
@@ -218,7 +176,7 @@ class MatchCorrectView(DirectorView):
     @extend_schema(
         operation_id="matches_correct",
         request=io.CorrectSerializer,
-        responses={200: io.MatchDetailSerializer, **WRITE_ERRORS},
+        responses={200: MatchDetailSerializer, **WRITE_ERRORS},
         summary="Correct a decided match's winner (and its score with it); the next round "
         "is re-seated",
     )
@@ -232,14 +190,14 @@ class MatchCorrectView(DirectorView):
             player_field="winner",
         )
         score = data.get("score")
-        services.match_correct_winner(
+        services.match_winner_correct(
             match=match,
             winner=winner,
             score=None if score is None else (score[0], score[1]),
             confirm=data["confirm"],
             cascade=data["cascade"],
             reason=data["reason"],
-            by=_by(request),
+            by=acting_user(request),
             meta=request_meta(request),
         )
         return _match_answer(pk)

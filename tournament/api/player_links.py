@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournament.api.base import READ_ERRORS, WRITE_ERRORS, _by, _get, _visible
+from tournament.api.base import READ_ERRORS, WRITE_ERRORS, acting_user, check_visible, get_or_404
 from tournament.models import PlayerLink, Tournament
 from tournament.selectors import user_directs
 from tournament.services.player_links import player_link_regenerate, player_links_ensure
@@ -39,8 +39,8 @@ class PlayerLinkSerializer(serializers.Serializer):
 
 def _directed(request: Request, slug: str) -> Tournament:
     """The tournament if the caller directs it: 401 without login, 403 for anyone else."""
-    tournament = _get(Tournament, slug=slug)
-    _visible(request, tournament.pk)
+    tournament = get_or_404(Tournament, slug=slug)
+    check_visible(request, tournament.pk)
     if not request.user or not request.user.is_authenticated:
         raise NotAuthenticated("Log in as a director of this tournament.")
     if not user_directs(request.user, tournament.pk):
@@ -90,7 +90,7 @@ class PlayerLinkRegenerateView(APIView):
         link = _links(tournament).filter(player_id=player_id).first()
         if link is None:
             raise Http404
-        link = player_link_regenerate(link=link, by=_by(request))
+        link = player_link_regenerate(link=link, by=acting_user(request))
         data = PlayerLinkSerializer(
             _links(tournament).get(pk=link.pk), context={"request": request}
         )

@@ -12,13 +12,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from matches.errors import refuse
 from tournament import selectors, services
 from tournament.api import serializers as io
-from tournament.api.base import READ_ERRORS, WRITE_ERRORS, _by, _visible
+from tournament.api.base import READ_ERRORS, WRITE_ERRORS, acting_user, check_visible
 from tournament.api.json_parser import DepthLimitedJSONParser
 from tournament.api.permissions import CanEditPlayer, CanManagePlayers
 from tournament.models import Event, Player
-from tournament.services.common import refuse
 from tournament.services.imports import players_import_csv
 
 
@@ -81,7 +81,7 @@ class PlayerDetailView(generics.RetrieveAPIView):
         player = self.get_object()
         data = io.PlayerUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        done = services.player_update(player=player, by=_by(request), **data.validated_data)
+        done = services.player_update(player=player, by=acting_user(request), **data.validated_data)
         return Response(io.PlayerWithEmailSerializer(done.player).data)
 
 
@@ -106,14 +106,14 @@ class PlayerImportView(APIView):
             event = Event.objects.filter(pk=data.validated_data["event"]).first()
             if event is None:
                 raise refuse("No such event.", code="invalid", field="event")
-            _visible(request, event.tournament_id)
+            check_visible(request, event.tournament_id)
             if not selectors.user_directs(request.user, event.tournament_id):
                 self.permission_denied(
                     request, message="Only this tournament's directors may do that."
                 )
         upload = data.validated_data.get("file")
         text: str | bytes = upload.read() if upload is not None else data.validated_data["csv"]
-        result = players_import_csv(data=text, event=event, by=_by(request))
+        result = players_import_csv(data=text, event=event, by=acting_user(request))
         if result.errors:
             raise refuse(
                 f"{len(result.errors)} problem(s) in the file; nothing was imported. "

@@ -8,9 +8,10 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournament import selectors, services
+from matches.selectors import match_list
+from tournament import services
 from tournament.api import serializers as io
-from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView, _by, _get
+from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView, acting_user, get_or_404
 from tournament.models import Round
 from tournament.services.tables import round_tables_assign
 
@@ -26,9 +27,9 @@ class DrawView(DirectorView):
         event = self.event(request, pk)
         data = io.DrawCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        draw = services.draw_make(event=event, by=_by(request), **data.validated_data)
+        draw = services.draw_make(event=event, by=acting_user(request), **data.validated_data)
         first = event.rounds.filter(bracket=Round.Bracket.MAIN, number=1).first()
-        matches = selectors.match_list(event=event.pk, round_number=1, bracket=Round.Bracket.MAIN)
+        matches = match_list(event=event.pk, round_number=1, bracket=Round.Bracket.MAIN)
         body = io.DrawResultSerializer({"draw": draw, "round": first, "matches": matches}).data
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -42,16 +43,16 @@ class NextRoundView(DirectorView):
     )
     def post(self, request: Request, pk: int) -> Response:
         event = self.event(request, pk)
-        round_ = services.event_next_round(event=event, by=_by(request))
+        round_ = services.event_next_round(event=event, by=acting_user(request))
         draw = event.draws.order_by("-created_at").first()
-        matches = selectors.match_list(event=event.pk, round_number=round_.number)
+        matches = match_list(event=event.pk, round_number=round_.number)
         body = io.DrawResultSerializer({"draw": draw, "round": round_, "matches": matches}).data
         return Response(body, status=status.HTTP_201_CREATED)
 
 
 class RoundDetailView(DirectorView):
     def get_round(self, request: Request, pk: int) -> Round:
-        return self.checked(request, _get(Round, pk=pk))
+        return self.checked(request, get_or_404(Round, pk=pk))
 
     @extend_schema(
         operation_id="rounds_retrieve", responses={200: io.RoundSerializer, **READ_ERRORS}
@@ -70,7 +71,7 @@ class RoundDetailView(DirectorView):
         data = io.RoundLengthSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         round_ = services.round_length_set(
-            round_=round_, length=data.validated_data["match_length"], by=_by(request)
+            round_=round_, length=data.validated_data["match_length"], by=acting_user(request)
         )
         return Response(io.RoundSerializer(round_).data)
 
@@ -82,8 +83,8 @@ class RoundStartView(DirectorView):
         responses={200: io.RoundSerializer, **WRITE_ERRORS},
     )
     def post(self, request: Request, pk: int) -> Response:
-        round_ = self.checked(request, _get(Round, pk=pk))
-        round_ = services.round_start(round_=round_, by=_by(request))
+        round_ = self.checked(request, get_or_404(Round, pk=pk))
+        round_ = services.round_start(round_=round_, by=acting_user(request))
         return Response(io.RoundSerializer(round_).data)
 
 
@@ -96,7 +97,7 @@ class RoundTablesView(DirectorView):
         "tables, in bracket order",
     )
     def post(self, request: Request, pk: int) -> Response:
-        round_ = self.checked(request, _get(Round, pk=pk))
-        round_tables_assign(round_=round_, by=_by(request))
-        matches = selectors.match_list().filter(round_id=round_.pk).order_by("slot")
+        round_ = self.checked(request, get_or_404(Round, pk=pk))
+        round_tables_assign(round_=round_, by=acting_user(request))
+        matches = match_list().filter(round_id=round_.pk).order_by("slot")
         return Response(io.MatchSerializer(matches, many=True).data)

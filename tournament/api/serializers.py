@@ -1,8 +1,7 @@
 """Input and output shapes of the tournament API (api.md fixes the names).
 
-``MatchSerializer`` and ``MatchDetailSerializer``, the match read shapes every endpoint
-that answers with a match uses, are defined once in ``matches.api.shapes`` and
-re-exported here.
+The match read shapes every endpoint that answers with a match uses are
+``matches.api.shapes``'s ``MatchSerializer`` and ``MatchDetailSerializer``.
 """
 
 from __future__ import annotations
@@ -13,21 +12,11 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from matches.api.serializers import confirm_field, final_score_field
+from matches.api.serializers import IdField, confirm_field, final_score_field
 from matches.api.shapes import GameOutSerializer as GameOutSerializer
-from matches.api.shapes import MatchDetailSerializer as MatchDetailSerializer
-from matches.api.shapes import MatchSerializer as MatchSerializer
+from matches.api.shapes import MatchSerializer
 from tournament.models import Draw, Entry, Event, Player, Round, Tournament
 from tournament.selectors import TIEBREAKS
-
-#: Ids fit a signed 64-bit column; anything larger cannot name a row (and must not reach SQL).
-ID_MAX = 2**63 - 1
-
-
-def IdField(**kwargs: Any) -> serializers.IntegerField:
-    """An id in a request body: a positive integer that fits the database."""
-    return serializers.IntegerField(min_value=1, max_value=ID_MAX, **kwargs)
-
 
 # ---- players -------------------------------------------------------------------------
 

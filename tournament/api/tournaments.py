@@ -10,9 +10,10 @@ from rest_framework import generics, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournament import selectors, services
+from matches.selectors import tournaments_visible_to
+from tournament import services
 from tournament.api import serializers as io
-from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView, _by, _get
+from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView, acting_user, get_or_404
 from tournament.api.permissions import CanCreateTournament
 from tournament.models import Tournament
 
@@ -22,7 +23,7 @@ class TournamentListView(generics.ListAPIView):
     permission_classes = [CanCreateTournament]
 
     def get_queryset(self) -> QuerySet[Tournament]:
-        return selectors.tournaments_visible_to(self.request.user).order_by("-starts_on", "name")
+        return tournaments_visible_to(self.request.user).order_by("-starts_on", "name")
 
     @extend_schema(operation_id="tournaments_list")
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -36,7 +37,9 @@ class TournamentListView(generics.ListAPIView):
     def post(self, request: Request) -> Response:
         data = io.TournamentCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        tournament = services.tournament_create(director=_by(request), **data.validated_data)
+        tournament = services.tournament_create(
+            director=acting_user(request), **data.validated_data
+        )
         return Response(io.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
 
@@ -46,7 +49,7 @@ class TournamentDetailView(DirectorView):
         responses={200: io.TournamentSerializer, **READ_ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
-        tournament = self.checked(request, _get(Tournament, slug=slug))
+        tournament = self.checked(request, get_or_404(Tournament, slug=slug))
         return Response(io.TournamentSerializer(tournament).data)
 
     @extend_schema(
@@ -56,7 +59,7 @@ class TournamentDetailView(DirectorView):
         summary="Change the tournament's details (only those sent; the slug stays)",
     )
     def patch(self, request: Request, slug: str) -> Response:
-        tournament = self.checked(request, _get(Tournament, slug=slug))
+        tournament = self.checked(request, get_or_404(Tournament, slug=slug))
         data = io.TournamentSettingsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         current = {

@@ -69,7 +69,6 @@ urlpatterns = [
     path("rounds/<int:pk>/", rounds.RoundDetailView.as_view(), name="api-round"),
     path("rounds/<int:pk>/start/", rounds.RoundStartView.as_view(), name="api-round-start"),
     path("rounds/<int:pk>/tables/", rounds.RoundTablesView.as_view(), name="api-round-tables"),
-    path("matches/", matches.MatchListView.as_view(), name="api-matches"),
     path("matches/<int:pk>/", matches.MatchDetailView.as_view(), name="api-match"),
     path("matches/<int:pk>/forfeit/", matches.MatchForfeitView.as_view(), name="api-forfeit"),
     path("matches/<int:pk>/walkover/", matches.MatchWalkoverView.as_view(), name="api-walkover"),

@@ -28,11 +28,11 @@ class AuthenticatedHttpRequest(HttpRequest):
     user: User
 
 
-def _is_htmx(request: HttpRequest) -> bool:
+def is_htmx(request: HttpRequest) -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
-def _service_error_message(exc: AppError | RulesError | ValidationError) -> tuple[str | None, str]:
+def service_error_message(exc: AppError | RulesError | ValidationError) -> tuple[str | None, str]:
     """The field a refusal names (if any) and its message for a person."""
     if isinstance(exc, ValidationError):
         if hasattr(exc, "error_dict"):
@@ -56,7 +56,7 @@ def call_service[T](
     try:
         return service(**kwargs)
     except (*REFUSALS, ValidationError) as exc:
-        field, message = _service_error_message(exc)
+        field, message = service_error_message(exc)
         if form is not None:
             form.add_error(field if field in form.fields else None, message)
             if getattr(exc, "code", "") in CONFIRMABLE and hasattr(form, "ask_to_confirm"):
@@ -64,11 +64,13 @@ def call_service[T](
         return None
 
 
-def _refusal[T](request: HttpRequest, service: Callable[..., T], **kwargs: Any) -> T | None:
+def call_button_service[T](
+    request: HttpRequest, service: Callable[..., T], **kwargs: Any
+) -> T | None:
     """Run ``service`` for a button without a form; a refusal becomes an error message."""
     try:
         return service(**kwargs)
     except (*REFUSALS, ValidationError) as exc:
-        _, message = _service_error_message(exc)
+        _, message = service_error_message(exc)
         messages.error(request, message)
         return None

@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.console import forms, selectors
-from tournament.console.base import AuthenticatedHttpRequest, _refusal, call_service
+from tournament.console.base import AuthenticatedHttpRequest, call_button_service, call_service
 from tournament.models import Tournament, User
 from tournament.selectors import tournament_directors, user_directs
 from tournament.services.directors import (
@@ -126,7 +126,7 @@ def director_link(request: AuthenticatedHttpRequest, slug: str, user_id: int) ->
     """A new set-password link for a director who has not set a password (shown once)."""
     tournament = selectors.tournament_for(request.user, slug)
     director = selectors.director_of(tournament, user_id)
-    link = _refusal(
+    link = call_button_service(
         request, tournament_director_link, tournament=tournament, user=director, by=request.user
     )
     if link is not None and link.path is not None:

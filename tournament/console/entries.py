@@ -10,17 +10,17 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from matches.client_address import request_meta
 from matches.errors import REFUSALS
-from matches.views import request_meta
 from tournament.console import forms, selectors
 from tournament.console.base import (
     AuthenticatedHttpRequest,
-    _is_htmx,
-    _refusal,
-    _service_error_message,
+    call_button_service,
     call_service,
+    is_htmx,
+    service_error_message,
 )
-from tournament.console.events import _event_context
+from tournament.console.events import event_context
 from tournament.services.console_extras import (
     entry_check_in_undo,
     entry_register_player,
@@ -56,7 +56,7 @@ def entry_add(request: AuthenticatedHttpRequest, slug: str, event_slug: str) -> 
     return render(
         request,
         "console/event.html",
-        _event_context(request, tournament, event, register_form=form),
+        event_context(request, tournament, event, register_form=form),
         status=400,
     )
 
@@ -78,8 +78,8 @@ def entry_check_in_toggle(
         else:
             entry = entry_check_in_undo(entry=entry, by=request.user)
     except (*REFUSALS, ValidationError) as exc:
-        error = _service_error_message(exc)[1]
-    if _is_htmx(request):
+        error = service_error_message(exc)[1]
+    if is_htmx(request):
         context = {
             "tournament": tournament,
             "event": event,
@@ -114,7 +114,9 @@ def entry_withdraw_view(
         }
         return render(request, "console/withdraw_confirm.html", context)
     if (
-        _refusal(request, entry_withdraw, entry=entry, by=request.user, meta=request_meta(request))
+        call_button_service(
+            request, entry_withdraw, entry=entry, by=request.user, meta=request_meta(request)
+        )
         is not None
     ):
         messages.success(
@@ -136,7 +138,7 @@ def entry_withdraw_undo_view(
     tournament = selectors.tournament_for(request.user, slug)
     event = selectors.event_of(tournament, event_slug)
     entry = selectors.entry_of(event, entry_id)
-    restored = _refusal(request, entry_withdraw_undo, entry=entry, by=request.user)
+    restored = call_button_service(request, entry_withdraw_undo, entry=entry, by=request.user)
     if restored is not None:
         messages.success(
             request, f"{entry.player.name} is back in, {restored.get_status_display().lower()}."

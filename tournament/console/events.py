@@ -15,8 +15,8 @@ from matches.errors import REFUSALS
 from tournament.console import forms, selectors
 from tournament.console.base import (
     AuthenticatedHttpRequest,
-    _service_error_message,
     call_service,
+    service_error_message,
 )
 from tournament.models import Event
 from tournament.services.event_settings import KEEP, event_locked_settings, event_update
@@ -101,7 +101,7 @@ def event_settings(request: AuthenticatedHttpRequest, slug: str, event_slug: str
                 start_matches=data["start_matches"] or KEEP,
             )
         except (*REFUSALS, ValidationError) as exc:
-            field, message = _service_error_message(exc)
+            field, message = service_error_message(exc)
             form.add_error(form.field_for(field), message)
         else:
             messages.success(request, f"{saved.name}: settings saved.")
@@ -121,7 +121,7 @@ def event_settings(request: AuthenticatedHttpRequest, slug: str, event_slug: str
     )
 
 
-def _event_context(
+def event_context(
     request: AuthenticatedHttpRequest, tournament: Any, event: Any, **forms_given: Any
 ) -> dict[str, Any]:
     """What the event page shows, with fresh forms unless a failed one is given back."""
@@ -182,7 +182,7 @@ def event_detail(request: AuthenticatedHttpRequest, slug: str, event_slug: str) 
     """An event's entries (check-in, withdraw), its draw, and its rounds (lengths, start)."""
     tournament = selectors.tournament_for(request.user, slug)
     event = selectors.event_of(tournament, event_slug)
-    return render(request, "console/event.html", _event_context(request, tournament, event))
+    return render(request, "console/event.html", event_context(request, tournament, event))
 
 
 @login_required
@@ -206,6 +206,6 @@ def match_lengths(request: AuthenticatedHttpRequest, slug: str, event_slug: str)
     return render(
         request,
         "console/event.html",
-        _event_context(request, tournament, event, lengths_form=form),
+        event_context(request, tournament, event, lengths_form=form),
         status=400,
     )

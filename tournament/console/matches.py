@@ -13,28 +13,28 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from matches.client_address import request_meta
 from matches.errors import REFUSALS, invalid_input
 from matches.models import Submission
 from matches.services.access import Actor, director_role
 from matches.services.ledger import submission_reject
-from matches.views import request_meta
 from tournament.console import forms, selectors
 from tournament.console.base import (
     AuthenticatedHttpRequest,
-    _is_htmx,
-    _service_error_message,
     call_service,
+    is_htmx,
+    service_error_message,
 )
 from tournament.services.console_extras import (
     match_final_score_enter,
 )
 from tournament.services.results import (
     GameResult,
-    match_correct_winner,
     match_forfeit,
     match_penalty_add,
     match_result_enter,
     match_walkover,
+    match_winner_correct,
 )
 from tournament.services.tables import match_table_set
 
@@ -60,7 +60,7 @@ def match_grid(request: AuthenticatedHttpRequest, slug: str, event_slug: str) ->
         "champion": event.champion,
         "grid": selectors.match_grid(event, status=status, round_id=round_id, show_byes=byes),
     }
-    template = "console/_grid.html" if _is_htmx(request) else "console/matches.html"
+    template = "console/_grid.html" if is_htmx(request) else "console/matches.html"
     return render(request, template, context)
 
 
@@ -239,7 +239,7 @@ def match_correct(request: AuthenticatedHttpRequest, slug: str, match_id: int) -
     refused past a started next match unless cascaded."""
 
     def act(*, match: Any, data: dict[str, Any], by: Any, meta: Any) -> Any:
-        return match_correct_winner(
+        return match_winner_correct(
             match=match,
             winner=data["winner"],
             score=data["score"],
@@ -281,7 +281,7 @@ def match_games(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> 
                 match=match, games=games, by=request.user, meta=request_meta(request)
             )
         except (*REFUSALS, ValidationError) as exc:
-            refusal = _service_error_message(exc)[1]
+            refusal = service_error_message(exc)[1]
         else:
             messages.success(request, "Result saved.")
             return redirect("console:matches", tournament.slug, match.event.slug)

@@ -17,7 +17,7 @@ from tournament.console.base import (
     AuthenticatedHttpRequest,
     call_service,
 )
-from tournament.public.qr import qr_svg
+from tournament.console.qr import qr_svg
 from tournament.services.console_extras import (
     players_csv_preview,
 )

@@ -11,10 +11,10 @@ from django.views.decorators.http import require_POST
 from tournament.console import forms, selectors
 from tournament.console.base import (
     AuthenticatedHttpRequest,
-    _refusal,
+    call_button_service,
     call_service,
 )
-from tournament.console.events import _event_context
+from tournament.console.events import event_context
 from tournament.services.draws import draw_make
 from tournament.services.rounds import event_next_round, round_start
 from tournament.services.tables import round_tables_assign
@@ -45,7 +45,7 @@ def draw(request: AuthenticatedHttpRequest, slug: str, event_slug: str) -> HttpR
     return render(
         request,
         "console/event.html",
-        _event_context(request, tournament, event, draw_form=form),
+        event_context(request, tournament, event, draw_form=form),
         status=400,
     )
 
@@ -59,7 +59,7 @@ def round_start_view(
     tournament = selectors.tournament_for(request.user, slug)
     event = selectors.event_of(tournament, event_slug)
     rnd = selectors.round_of(event, round_id)
-    if _refusal(request, round_start, round_=rnd, by=request.user) is not None:
+    if call_button_service(request, round_start, round_=rnd, by=request.user) is not None:
         messages.success(request, f"{rnd} started.")
     return redirect("console:event", tournament.slug, event.slug)
 
@@ -70,7 +70,7 @@ def next_round(request: AuthenticatedHttpRequest, slug: str, event_slug: str) ->
     """Swiss and round robin: pair the next round and start it."""
     tournament = selectors.tournament_for(request.user, slug)
     event = selectors.event_of(tournament, event_slug)
-    rnd = _refusal(request, event_next_round, event=event, by=request.user)
+    rnd = call_button_service(request, event_next_round, event=event, by=request.user)
     if rnd is not None:
         messages.success(request, f"{rnd} paired and started.")
     return redirect("console:event", tournament.slug, event.slug)
@@ -85,7 +85,7 @@ def round_tables(
     tournament = selectors.tournament_for(request.user, slug)
     event = selectors.event_of(tournament, event_slug)
     rnd = selectors.round_of(event, round_id)
-    given = _refusal(request, round_tables_assign, round_=rnd, by=request.user)
+    given = call_button_service(request, round_tables_assign, round_=rnd, by=request.user)
     if given:
         tables = ", ".join(str(m.table) for m in given)
         messages.success(request, f"{rnd}: tables {tables} given, in bracket order.")

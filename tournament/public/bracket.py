@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from matches.models import Match
 from tournament.models import Event, Round
-
-type Joins = Literal["halves", "same", "end", "loose"]
+from tournament.public.boxes import Box, Column, Destination, Joins, Line
+from tournament.public.render import columns_html
 
 SECTION_TITLES = {
     Round.Bracket.MAIN: "Winners bracket",
@@ -25,8 +25,6 @@ SECTION_TITLES = {
     Round.Bracket.FINAL: "Grand final",
 }
 SECTION_ORDER = [Round.Bracket.MAIN, Round.Bracket.LOSERS, Round.Bracket.FINAL]
-
-LIVE_STATUSES = frozenset({Match.Status.PLAYING, Match.Status.REPORTED, Match.Status.DISPUTED})
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,74 +83,6 @@ class MatchRow:
 
 
 @dataclass(frozen=True, slots=True)
-class Destination:
-    """Where a player went after losing here: another event's round, with a link."""
-
-    label: str
-    href: str
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One side of a match box."""
-
-    name: str = ""
-    seed: int | None = None
-    player_id: int | None = None
-    score: int | None = None
-    won: bool = False
-    lost: bool = False
-    went: Destination | None = None
-    placeholder: str = ""
-
-    @property
-    def is_empty(self) -> bool:
-        return not self.name
-
-
-@dataclass(frozen=True, slots=True)
-class Box:
-    """A match as the bracket shows it."""
-
-    match_id: int | None
-    number: int
-    length: int
-    status: str
-    status_label: str
-    is_bye: bool
-    decision: str
-    top: Line
-    bottom: Line
-    table: int | None = None
-
-    @property
-    def live(self) -> bool:
-        return self.status in LIVE_STATUSES
-
-    @property
-    def lines(self) -> tuple[Line, Line]:
-        return self.top, self.bottom
-
-    @property
-    def is_void(self) -> bool:
-        return self.match_id is None
-
-
-@dataclass(frozen=True, slots=True)
-class Column:
-    """A round: its name, match length and matches in slot order."""
-
-    number: int
-    name: str
-    length: int
-    status: str
-    boxes: tuple[Box, ...]
-    joins: Joins = "end"
-    fed: bool = False
-    """Lines come in from the previous column (it halves into this one, or matches it)."""
-
-
-@dataclass(frozen=True, slots=True)
 class Section:
     """A bracket in the drawing sense: Main, or a double elimination's winners/losers/final."""
 
@@ -163,8 +93,6 @@ class Section:
     @property
     def html(self) -> str:
         """The drawing (see ``render``)."""
-        from tournament.public.render import columns_html
-
         return columns_html(self.columns)
 
     @property
@@ -350,8 +278,6 @@ class Sheet:
     @property
     def html(self) -> str:
         """The drawing (see ``render``)."""
-        from tournament.public.render import columns_html
-
         return columns_html(self.columns)
 
 

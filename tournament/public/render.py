@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from tournament.public.bracket import Box, Column, Line
+from tournament.public.boxes import Box, Column, Line
 
 _MARK = 987654321
 

@@ -37,8 +37,6 @@ from tournament.public.selectors import (
 PAPERS = {"a4": "A4", "letter": "Letter"}
 #: Game rows on a match slip (a longer match continues on the back).
 SLIP_ROWS = 12
-#: Game rows on a director's slip, which also carries the players' link stubs.
-SLIP_ROWS_WITH_LINKS = 6
 
 
 def _zone(name: str) -> zoneinfo.ZoneInfo:
@@ -303,36 +301,12 @@ def event_slips(request: HttpRequest, slug: str, event_slug: str) -> HttpRespons
     if request.user.is_authenticated:
         event = event_pages.event_by_slugs(slug, event_slug)
         if is_director(user=request.user, tournament_id=event.tournament_id):  # type: ignore[arg-type]
-            return _director_slips(request, event, make(event))
+            from tournament.console.slips import director_slips
+
+            paper = _paper(request)
+            slips = make(event)["slips"]
+            return director_slips(request, event, slips, paper=paper, paper_name=PAPERS[paper])
     return _print_page(request, slug, event_slug, "slips", make)
-
-
-def _director_slips(request: HttpRequest, event: Event, context: dict[str, Any]) -> HttpResponse:
-    from tournament.console.players import link_address
-    from tournament.public.qr import qr_svg
-    from tournament.services.player_links import player_links_ensure
-
-    player_links_ensure(tournament=event.tournament)
-    keys = dict(event.tournament.player_links.values_list("player_id", "key"))
-    links = {}
-    for match, _ in context["slips"]:
-        for entry in (match.entry1, match.entry2):
-            url = link_address(request, keys[entry.player_id])
-            links[entry.pk] = {"url": url, "qr": qr_svg(url, title=entry.player.name, scale=2)}
-    # The link stubs take the room of a few game rows (a longer match goes on the back).
-    context["slips"] = [
-        (match, range(1, min(len(rows), SLIP_ROWS_WITH_LINKS) + 1))
-        for match, rows in context["slips"]
-    ]
-    for match, _ in context["slips"]:
-        match.link1, match.link2 = links[match.entry1_id], links[match.entry2_id]
-    paper = _paper(request)
-    context.update(
-        event=event, t=event.tournament, paper=paper, paper_name=PAPERS[paper], with_links=True
-    )
-    response = HttpResponse(_render("public/slips.html", context, event.tournament.time_zone))
-    response["Cache-Control"] = "private, no-store"
-    return response
 
 
 def draw(request: HttpRequest, slug: str, event_slug: str, draw_id: int) -> HttpResponse:

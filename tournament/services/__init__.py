@@ -15,11 +15,11 @@ from tournament.services.events import event_create
 from tournament.services.players import PlayerChange, player_create, player_update
 from tournament.services.results import (
     GameResult,
-    match_correct_winner,
     match_forfeit,
     match_penalty_add,
     match_result_enter,
     match_walkover,
+    match_winner_correct,
 )
 from tournament.services.rounds import (
     event_next_round,
@@ -48,11 +48,11 @@ __all__ = [
     "event_next_round",
     "event_update",
     "match_advance",
-    "match_correct_winner",
     "match_forfeit",
     "match_penalty_add",
     "match_result_enter",
     "match_walkover",
+    "match_winner_correct",
     "player_create",
     "player_update",
     "round_length_set",

@@ -15,19 +15,19 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from matches.errors import Conflict, refuse
 from matches.models import Game, Match
 from matches.services.access import Actor
 from matches.services.decisions import match_decide_without_play, match_reopen, system_role
 from matches.services.ledger import RequestMeta
 from matches.signals import announce_match_changed
-from tournament.errors import Conflict
 from tournament.models import Entry, Event, Round
-from tournament.notifications import notify_on_commit
+from tournament.selectors.brackets import Outcome, Router, Seat
 from tournament.services.auto_start import round_open, starts_each_match
-from tournament.services.brackets import Outcome, Router, Seat
-from tournament.services.common import ACTIVE, event_lock, refuse
+from tournament.services.common import ACTIVE, event_lock
 from tournament.services.player_links import player_link_ensure
 from tournament.services.tables import opened_tables_on_commit
+from tournament.signals import announce_matches_ready
 
 #: The match fields a walkover decided by the one writer changes (copied to the mover's row).
 WALKOVER_FIELDS = (
@@ -406,4 +406,4 @@ class BracketMover:
         for event_id, match_id in self._changed.items():
             announce_match_changed(match_id, event_id)
         opened_tables_on_commit(self.ready)
-        notify_on_commit(self.ready)
+        announce_matches_ready(self.ready)

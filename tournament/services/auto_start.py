@@ -11,8 +11,8 @@ import datetime as dt
 
 from matches.models import Match
 from tournament.models import Event, Round
-from tournament.notifications import notify_on_commit
 from tournament.services.tables import opened_tables_on_commit
+from tournament.signals import announce_matches_ready
 
 LEAGUE_FORMATS = (Event.Format.SWISS, Event.Format.ROUND_ROBIN)
 
@@ -55,5 +55,5 @@ def event_matches_start_ready(*, event: Event, now: dt.datetime) -> list[int]:
         round_open(round_=round_, event=event, now=now)
     Match.objects.filter(pk__in=ready).update(status=Match.Status.READY, updated_at=now)
     opened_tables_on_commit(ready)
-    notify_on_commit(ready)
+    announce_matches_ready(ready)
     return ready

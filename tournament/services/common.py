@@ -9,7 +9,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
-from tournament.errors import DomainError
+from matches.errors import Invalid, refuse
 from tournament.formats.errors import FormatError
 from tournament.models import Entry, Event
 
@@ -17,15 +17,15 @@ from tournament.models import Entry, Event
 ACTIVE = (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
 
 
-def format_error(err: FormatError) -> DomainError:
+def format_error(err: FormatError) -> Invalid:
     """A formats error as the API shows it: its code, and the input field it is about."""
     detail: dict[str, Any] = {"field": err.field} if err.field else {}
-    return DomainError(err.message, code=err.code, **detail)
+    return Invalid(err.message, code=err.code, **detail)
 
 
 @contextmanager
 def formats_errors() -> Iterator[None]:
-    """Turn a ``FormatError`` raised inside the block into a ``DomainError``."""
+    """Turn a ``FormatError`` raised inside the block into an ``Invalid``."""
     try:
         yield
     except FormatError as err:
@@ -66,13 +66,6 @@ def event_lock(event_id: int) -> None:
         .order_by("pk")  # ascending id, the lock order
         .values_list("pk", flat=True)
     )
-
-
-def refuse(message: str, *, code: str, field: str | None = None, **detail: Any) -> DomainError:
-    """A business-rule refusal (HTTP 400) naming the field it is about, when there is one."""
-    if field is not None:
-        detail["field"] = field
-    return DomainError(message, code=code, **detail)
 
 
 @contextmanager

@@ -3,7 +3,7 @@ a player new to the tournament in one step, settle a match from its final score,
 preview a players CSV (checked by the import's own parser) before importing it.
 
 Same conventions as the other services: keyword-only, typed, one transaction each,
-rows locked where shared state changes, refusals as ``DomainError`` naming the field.
+rows locked where shared state changes, refusals as ``Invalid`` naming the field.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
+from matches.errors import refuse
 from tournament.models import Entry, Event, Player, User
-from tournament.services.common import refuse
 from tournament.services.entries import entry_register
-from tournament.services.imports import RowError, _decode, _known, _parse
+from tournament.services.imports import RowError, decode_text, known_player, parse_rows
 from tournament.services.players import name_key, player_create, players_named
 from tournament.services.results import match_final_score_enter
 
@@ -124,13 +124,13 @@ class CsvPreview:
 
 def players_csv_preview(*, data: str | bytes) -> CsvPreview:
     """Check a players CSV exactly as the import will, and say who is new; saves nothing."""
-    rows, errors = _parse(_decode(data))
+    rows, errors = parse_rows(decode_text(data))
     if not errors and not rows:
         errors.append(RowError(2, None, "The file has a header but no players."))
     preview = CsvPreview(errors=errors)
     named = players_named(row.name for row in rows)
     for row in rows:
-        known = _known(row)
+        known = known_player(row)
         preview.rows.append(
             PreviewRow(
                 line=row.line,

@@ -41,9 +41,9 @@ from django.db.models import F, Q, QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from matches.errors import refuse
 from matches.models import Match, Submission
 from tournament.models import Entry, Event, Round
-from tournament.services.common import refuse
 
 log = logging.getLogger(__name__)
 

@@ -20,8 +20,10 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+from matches.errors import refuse
 from tournament.models import Player, Tournament, User
-from tournament.services.common import integrity_as, refuse
+from tournament.services.common import integrity_as
+from tournament.signals import announce_director_invited
 
 log = logging.getLogger(__name__)
 
@@ -205,10 +207,7 @@ def _may_hold_link(user: User, by: User | None) -> bool:
 
 
 def _email_link_on_commit(*, tournament: Tournament, user: User, by: User | None) -> None:
-    from tournament.notifications import notify_director_invite
-
-    ids = (tournament.pk, user.pk, getattr(by, "pk", None))
-    transaction.on_commit(lambda: notify_director_invite.delay(*ids))
+    announce_director_invited(tournament.pk, user.pk, getattr(by, "pk", None))
 
 
 def _check_directs(tournament: Tournament, user: User) -> None:

@@ -10,16 +10,17 @@ from dataclasses import dataclass
 from django.db import connection, transaction
 from django.utils import timezone
 
+from matches.errors import refuse
 from matches.models import Game, Match, Submission
+from tournament import page_cache
 from tournament.formats.draw import Draw as DrawnField
 from tournament.formats.draw import DrawEntrant, make_draw
 from tournament.formats.round_robin import round_robin_schedule
 from tournament.formats.slots import Pairing
 from tournament.models import Draw, Entry, Event, Round, User
-from tournament.public import page_cache
+from tournament.selectors.brackets import feed_in
 from tournament.services.auto_start import event_matches_start_ready
-from tournament.services.brackets import feed_in
-from tournament.services.common import ACTIVE, event_lock, formats_errors, refuse
+from tournament.services.common import ACTIVE, event_lock, formats_errors
 from tournament.services.rounds import swiss_rounds_default
 from tournament.services.structure import (
     Layout,

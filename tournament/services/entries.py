@@ -6,12 +6,13 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from matches.errors import refuse
 from matches.models import Match, Submission
 from matches.services.access import Actor, OwnMatch, own_match_refuse
 from matches.services.decisions import match_decide_without_play, system_role
 from matches.services.ledger import RequestMeta, submission_reject
 from tournament.models import Entry, Event, Player, Round, User
-from tournament.services.common import ACTIVE, event_lock, refuse
+from tournament.services.common import ACTIVE, event_lock
 from tournament.services.player_links import player_link_ensure
 
 

@@ -16,10 +16,11 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from matches.errors import refuse
+from tournament import page_cache
 from tournament.models import Event, Round
-from tournament.public import page_cache
 from tournament.services.auto_start import event_matches_start_ready
-from tournament.services.common import event_lock, refuse
+from tournament.services.common import event_lock
 from tournament.services.events import (
     ELIMINATION,
     check_clock,

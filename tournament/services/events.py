@@ -10,10 +10,10 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.text import slugify
 
+from matches.errors import refuse
 from matches.models import Match
+from tournament import page_cache
 from tournament.models import Event, Round, Tournament
-from tournament.public import page_cache
-from tournament.services.common import refuse
 
 MAX_LENGTH = 99
 ELIMINATION = (Event.Format.SINGLE_ELIMINATION, Event.Format.DOUBLE_ELIMINATION)

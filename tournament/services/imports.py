@@ -19,8 +19,8 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Q
 
+from matches.errors import refuse
 from tournament.models import Entry, Event, Player, User
-from tournament.services.common import refuse
 from tournament.services.entries import entry_register
 from tournament.services.players import MAX_RATING, name_key, players_named, text_problem
 
@@ -68,7 +68,7 @@ class _Row:
     country: str
 
 
-def _decode(data: str | bytes) -> str:
+def decode_text(data: str | bytes) -> str:
     if isinstance(data, str):
         return data.removeprefix("\ufeff")
     try:
@@ -77,7 +77,7 @@ def _decode(data: str | bytes) -> str:
         return data.decode("cp1252", errors="replace")
 
 
-def _parse(text: str) -> tuple[list[_Row], list[RowError]]:
+def parse_rows(text: str) -> tuple[list[_Row], list[RowError]]:
     try:
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
@@ -157,7 +157,7 @@ def _parse(text: str) -> tuple[list[_Row], list[RowError]]:
     return rows, errors
 
 
-def _known(row: _Row) -> Player | None:
+def known_player(row: _Row) -> Player | None:
     if row.email:
         return Player.objects.filter(email__iexact=row.email).order_by("id").first()
     return (
@@ -173,7 +173,7 @@ def players_import_csv(
 ) -> ImportResult:
     """Create the file's players (and enter them in ``event``), or nothing if a row is wrong."""
     result = ImportResult()
-    rows, result.errors = _parse(_decode(data))
+    rows, result.errors = parse_rows(decode_text(data))
     if not result.errors and not rows:
         result.errors.append(RowError(2, None, "The file has a header but no players."))
     if result.errors:
@@ -185,7 +185,7 @@ def players_import_csv(
     with transaction.atomic():
         named = players_named(row.name for row in rows)
         for row in rows:
-            player = _known(row)
+            player = known_player(row)
             if player is None:
                 namesakes = named.get(name_key(row.name), [])[:5]
                 player = Player(name=row.name, email=row.email, club=row.club, country=row.country)

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournament.models import Entry, PlayerLink, Tournament, User, new_report_key
+from tournament.signals import announce_player_links
 
 log = logging.getLogger(__name__)
 
@@ -103,8 +104,6 @@ class LinksMailed:
 def player_links_email(*, tournament: Tournament, by: User | None = None) -> LinksMailed:
     """Queue an email with their private link to every player of the tournament who has an
     address and accepts notices (a Celery task each, sent once per key)."""
-    from tournament.notifications import notify_player_link
-
     player_links_ensure(tournament=tournament)
     queued = no_email = opted_out = 0
     ids = []
@@ -116,6 +115,6 @@ def player_links_email(*, tournament: Tournament, by: User | None = None) -> Lin
         else:
             queued += 1
             ids.append(link.pk)
-    transaction.on_commit(lambda: [notify_player_link.delay(pk) for pk in ids])
+    announce_player_links(ids)
     log.info("player links queued for %d players of tournament %s", queued, tournament.pk)
     return LinksMailed(queued=queued, no_email=no_email, opted_out=opted_out)

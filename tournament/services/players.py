@@ -10,10 +10,9 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import Q
 
-from tournament.errors import DomainError
+from matches.errors import Invalid, refuse
+from tournament import page_cache
 from tournament.models import Event, Player, User
-from tournament.public import page_cache
-from tournament.services.common import refuse
 from tournament.text import text_problem
 
 log = logging.getLogger(__name__)
@@ -88,7 +87,7 @@ def namesake_text(player: Player) -> str:
     return f"{player.name} ({facts})"
 
 
-def possible_duplicate(name: str, namesakes: list[Player], advice: str) -> DomainError:
+def possible_duplicate(name: str, namesakes: list[Player], advice: str) -> Invalid:
     """The refusal of a name that ``namesakes`` already have (``possible-duplicate``)."""
     named = "; ".join(namesake_text(p) for p in namesakes)
     return refuse(

@@ -26,7 +26,7 @@ from django.db import transaction
 from django.db.models import F, Q, QuerySet
 
 from matches.models import PLAYED_DECISIONS, Match
-from tournament.league import ratings
+from tournament.formulas import ratings
 from tournament.models import Player, RatingChange
 
 log = logging.getLogger(__name__)

@@ -16,15 +16,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from matches.errors import refuse
 from matches.models import Game, Match
 from matches.rules.match import DoubleReport, GameReport
+from matches.services import decisions
 from matches.services.access import Actor, Role, director_role
 from matches.services.decisions import (
     OPEN,
     match_decide_without_play,
     match_final_score,
     match_penalty,
-    match_winner_correct,
     system_role,
 )
 from matches.services.ledger import RequestMeta, submission_run
@@ -37,18 +38,18 @@ from matches.services.reporting import (
 )
 from tournament.models import Entry, User
 from tournament.services.advance import BracketMover
-from tournament.services.common import event_lock, refuse
+from tournament.services.common import event_lock
 
 __all__ = [
     "OPEN",
     "GameResult",
     "Reseat",
-    "match_correct_winner",
     "match_final_score_enter",
     "match_forfeit",
     "match_penalty_add",
     "match_result_enter",
     "match_walkover",
+    "match_winner_correct",
 ]
 
 
@@ -291,7 +292,7 @@ def match_final_score_enter(
     )
 
 
-def match_correct_winner(
+def match_winner_correct(
     *,
     match: Match,
     winner: Entry,
@@ -310,7 +311,7 @@ def match_correct_winner(
     and it is reopened, and so on down the bracket. Without ``score`` the old score is
     swapped; see ``matches.services.decisions.match_winner_correct``.
     """
-    return match_winner_correct(
+    return decisions.match_winner_correct(
         winner_entry_id=winner.pk,
         score=score,
         confirm=confirm,

@@ -9,14 +9,15 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from matches.errors import refuse
 from matches.models import Match
 from matches.signals import announce_match_changed
 from tournament.formats.swiss import swiss_pairings
 from tournament.models import Event, Round, User
-from tournament.notifications import notify_on_commit
-from tournament.services.common import ACTIVE, event_lock, formats_errors, refuse
+from tournament.services.common import ACTIVE, event_lock, formats_errors
 from tournament.services.events import MAX_LENGTH
 from tournament.services.structure import Layout
+from tournament.signals import announce_matches_ready
 
 LEAGUE_FORMATS = (Event.Format.SWISS, Event.Format.ROUND_ROBIN)
 
@@ -82,7 +83,7 @@ def _start(round_: Round, event: Event) -> list[int]:
     first = round_.matches.order_by("slot").values_list("pk", flat=True).first()
     if first is not None:
         announce_match_changed(first, event.pk)
-    notify_on_commit(ready)
+    announce_matches_ready(ready)
     return ready
 
 

@@ -1,6 +1,6 @@
 """Series leaderboard (a selector): every event of the season's tournaments, scored and summed.
 
-The points of one event come from ``tournament.league.series`` (pure). Here we gather what
+The points of one event come from ``tournament.formulas.series`` (pure). Here we gather what
 they need in a fixed number of queries, whatever the number of players or events:
 
 * the events counted: every event of the series' tournaments with at least one
@@ -17,7 +17,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from matches.models import PLAYED_DECISIONS, Match
-from tournament.league import series as points
+from tournament.formulas import series as points
 from tournament.models import Entry, Event, Player, Series
 
 TABLE_FORMATS = {Event.Format.SWISS, Event.Format.ROUND_ROBIN}

@@ -21,7 +21,7 @@ from tournament.formats.feed_in import FeedInBracket
 from tournament.formats.single_elimination import SingleEliminationBracket, bye_winners
 from tournament.formats.slots import Pairing
 from tournament.models import Event, Round
-from tournament.services.brackets import double_elimination, feed_in
+from tournament.selectors.brackets import double_elimination, feed_in
 
 
 class Layout:

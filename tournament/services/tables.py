@@ -13,10 +13,10 @@ from collections.abc import Iterable, Iterator
 from django.db import transaction
 from django.utils import timezone
 
+from matches.errors import refuse
 from matches.models import Match
 from matches.signals import announce_match_changed
 from tournament.models import Round, Tournament, User
-from tournament.services.common import refuse
 
 #: The highest table number a director may give.
 MAX_TABLE = 999

@@ -8,9 +8,9 @@ import zoneinfo
 from django.db import transaction
 from django.utils.text import slugify
 
+from matches.errors import refuse
+from tournament import page_cache
 from tournament.models import Tournament, User
-from tournament.public import page_cache
-from tournament.services.common import refuse
 
 
 def _free_slug(base: str) -> str:

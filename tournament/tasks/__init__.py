@@ -3,8 +3,16 @@
 Importing the package registers every task (Celery's autodiscovery imports
 ``tournament.tasks``) and connects every receiver (``TournamentConfig.ready`` imports it).
 Each task keeps the name it was queued under before the tasks moved here
-(``tournament.tasks.*`` and ``tournament.tasks_scheduled.*``): messages waiting in the
+(``tournament.tasks.*``, ``tournament.tasks_scheduled.*`` and
+``tournament.notifications.*``): messages waiting in the
 broker and the beat schedule in ``tournament.settings`` carry those names.
 """
 
-from tournament.tasks import advance, deadlines, pages, probe, ratings  # noqa: F401
+from tournament.tasks import (  # noqa: F401
+    advance,
+    deadlines,
+    notifications,
+    pages,
+    probe,
+    ratings,
+)

@@ -43,7 +43,7 @@ def queue_match_completed(sender: object, *, match_id: int, **kwargs: object) ->
 def match_completed(self: object, match_id: int) -> list[int]:
     """Advance the bracket after a complete match, refresh its pages, tell the next opponents."""
     from matches.models import Match
-    from tournament.public import page_cache
+    from tournament import page_cache
     from tournament.services.advance import match_advance
 
     ready = match_advance(match_id=match_id)

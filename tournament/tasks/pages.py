@@ -7,7 +7,7 @@ import logging
 from django.dispatch import receiver
 
 from matches.signals import match_changed
-from tournament.public import page_cache
+from tournament import page_cache
 
 log = logging.getLogger(__name__)
 

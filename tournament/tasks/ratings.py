@@ -41,7 +41,7 @@ def queue_rate_match(sender: object, *, match_id: int, **kwargs: object) -> None
 )
 def rate_match(self: object, match_id: int) -> str:
     """Rate a completed match (FIBS); nothing happens for forfeits, byes or a second run."""
-    from tournament.public import page_cache
+    from tournament import page_cache
     from tournament.services.ratings import Outcome, match_rate
 
     outcome = match_rate(match_id=match_id)

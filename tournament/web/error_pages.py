@@ -18,8 +18,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 from django.urls import reverse
 
-from matches.errors import AppError
-from tournament.api.errors import lost_a_race
+from matches.errors import AppError, lost_a_race
 
 log = logging.getLogger(__name__)
 

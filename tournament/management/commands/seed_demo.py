@@ -27,9 +27,9 @@ from matches.services.access import Actor
 from matches.services.ledger import RequestMeta
 from matches.services.reporting import GameInput, game_report, match_report
 from matches.signals import match_completed
+from tournament import page_cache
 from tournament.formats.single_elimination import bracket_rounds
 from tournament.models import Entry, Event, Player, Round, Tournament, User
-from tournament.public import page_cache
 from tournament.services import (
     GameResult,
     draw_make,

@@ -14,8 +14,9 @@ from matches.models import Match
 from tournament.formats.feed_in import FeedInBracket, FromLoser
 from tournament.models import Draw, Event, Round
 from tournament.public import bracket as layout
+from tournament.public.boxes import Destination
 from tournament.public.selectors.common import matches_with_players
-from tournament.services.brackets import double_elimination, feed_in
+from tournament.selectors.brackets import double_elimination, feed_in
 
 ELIMINATION = frozenset({Event.Format.SINGLE_ELIMINATION, Event.Format.DOUBLE_ELIMINATION})
 COMPANION_KINDS = (Event.Kind.CONSOLATION, Event.Kind.LAST_CHANCE)
@@ -124,7 +125,7 @@ def event_and_companion_ids(event: Event) -> list[int]:
 
 
 def _brackets(
-    events: Sequence[Event], destinations: dict[int, layout.Destination] | None = None
+    events: Sequence[Event], destinations: dict[int, Destination] | None = None
 ) -> dict[int, layout.Bracket]:
     """The bracket of each elimination event in ``events``: four queries for all of them."""
     chosen = [e for e in events if e.format in ELIMINATION]
@@ -158,9 +159,9 @@ def _brackets(
     }
 
 
-def _destinations(companions: Iterable[layout.Bracket]) -> dict[int, layout.Destination]:
+def _destinations(companions: Iterable[layout.Bracket]) -> dict[int, Destination]:
     """Player -> the first companion round they appear in (for the Main's losers)."""
-    found: dict[int, layout.Destination] = {}
+    found: dict[int, Destination] = {}
     for companion in companions:
         href = event_url(companion.event)
         for section in companion.sections:
@@ -168,7 +169,7 @@ def _destinations(companions: Iterable[layout.Bracket]) -> dict[int, layout.Dest
                 for box in column.boxes:
                     for line in (box.top, box.bottom):
                         if line.player_id is not None and line.player_id not in found:
-                            found[line.player_id] = layout.Destination(
+                            found[line.player_id] = Destination(
                                 f"{companion.event.name} R{column.number}",
                                 f"{href}#m{box.match_id}",
                             )

@@ -5,11 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from matches.models import Match
-from matches.selectors import match_crawford_played
+from matches.selectors import crawford_annotations, match_crawford_played
 from tournament.models import Event, Tournament
 from tournament.public import equity
 from tournament.public.selectors.common import RUNNING, matches_with_players
-from tournament.selectors import crawford_annotations
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Emails to players and to new directors, sent by Celery tasks (never inside a request).
+"""Emails to players and to new directors, sent by Celery tasks (never inside a request),
+each queued by a receiver of what the services announce (:mod:`tournament.signals`).
 
 The console backend prints them unless ``EMAIL_HOST`` selects SMTP. Players who
 turned notifications off (``Player.notify``) or have no address get nothing.
@@ -14,9 +15,13 @@ from celery import shared_task
 from django.conf import settings
 from django.core.cache import cache
 from django.core.mail import EmailMessage, mailers
+from django.dispatch import receiver
 
 from matches.models import Match
+from tournament import signals
 from tournament.models import Entry, PlayerLink, Tournament, User
+from tournament.services.directors import set_password_path
+from tournament.services.player_links import player_link_ensure
 
 log = logging.getLogger(__name__)
 
@@ -31,8 +36,6 @@ def link_url(key: str) -> str:
 
 def report_link(entry: Entry) -> str:
     """The player's private page for the entry's tournament: next match, reporting, confirming."""
-    from tournament.services.player_links import player_link_ensure
-
     link = player_link_ensure(tournament_id=entry.event.tournament_id, player_id=entry.player_id)
     return link_url(link.key)
 
@@ -100,7 +103,7 @@ EMAIL_TASK: dict[str, Any] = {
 }
 
 
-@shared_task(**EMAIL_TASK)
+@shared_task(**EMAIL_TASK, name="tournament.notifications.notify_match_ready")
 def notify_match_ready(self: object, match_id: int) -> int:
     """Email both players of a ready match; return how many emails were sent.
 
@@ -140,13 +143,11 @@ def notify_match_ready(self: object, match_id: int) -> int:
     return sent
 
 
-def notify_on_commit(match_ids: list[int]) -> None:
-    """Queue the "your match is ready" notices once the caller's transaction commits."""
-    from django.db import transaction
-
-    ids = list(match_ids)
-    if ids:
-        transaction.on_commit(lambda: [notify_match_ready.delay(pk) for pk in ids])
+@receiver(signals.matches_ready)
+def queue_match_ready(sender: object, *, match_ids: list[int], **kwargs: object) -> None:
+    """Queue the "your match is ready" notices of matches that became ready."""
+    for pk in match_ids:
+        notify_match_ready.delay(pk)
 
 
 def player_link_message(link: PlayerLink) -> EmailMessage:
@@ -169,7 +170,7 @@ def player_link_message(link: PlayerLink) -> EmailMessage:
     )
 
 
-@shared_task(**EMAIL_TASK)
+@shared_task(**EMAIL_TASK, name="tournament.notifications.notify_player_link")
 def notify_player_link(self: object, link_id: int) -> int:
     """Email a player their private link; once per key (a regenerated key is sent again)."""
     link = PlayerLink.objects.select_related("tournament", "player").filter(pk=link_id).first()
@@ -191,8 +192,6 @@ def notify_player_link(self: object, link_id: int) -> int:
 
 def director_invite_message(tournament: Tournament, user: User, by: User | None) -> EmailMessage:
     """The notice to a new director: the tournament, and the link to set their password."""
-    from tournament.services.directors import set_password_path
-
     url = f"{settings.SITE_URL.rstrip('/')}{set_password_path(user)}"
     inviter = header_text(by.get_full_name() or by.username) if by is not None else "A director"
     name = header_text(tournament.name)
@@ -217,7 +216,7 @@ def director_invite_message(tournament: Tournament, user: User, by: User | None)
     )
 
 
-@shared_task(**EMAIL_TASK)
+@shared_task(**EMAIL_TASK, name="tournament.notifications.notify_director_invite")
 def notify_director_invite(
     self: object, tournament_id: int, user_id: int, by_id: int | None
 ) -> int:
@@ -231,3 +230,18 @@ def notify_director_invite(
     by = User.objects.filter(pk=by_id).first() if by_id is not None else None
     message = director_invite_message(tournament, user, by)
     return send_all([message], f"director invite of user {user.pk} to tournament {tournament.pk}")
+
+
+@receiver(signals.player_links_sent)
+def queue_player_links(sender: object, *, link_ids: list[int], **kwargs: object) -> None:
+    """Queue an email of their private link to each player a director asked it for."""
+    for pk in link_ids:
+        notify_player_link.delay(pk)
+
+
+@receiver(signals.director_invited)
+def queue_director_invite(
+    sender: object, *, tournament_id: int, user_id: int, by_id: int | None, **kwargs: object
+) -> None:
+    """Queue the email that gives a new director the link to set their password."""
+    notify_director_invite.delay(tournament_id, user_id, by_id)

@@ -11,19 +11,15 @@ from typing import Any
 from django.db.models import (
     Count,
     Exists,
-    IntegerField,
     Min,
     OuterRef,
     Prefetch,
     Q,
     QuerySet,
-    Subquery,
-    Value,
 )
-from django.db.models.functions import Coalesce
 
 from matches.models import Game, Match
-from matches.selectors import match_crawford_game_number
+from matches.selectors import matches_query, tournaments_visible_to
 from tournament.formats import standings as ranking
 from tournament.models import Draw, Entry, Event, Player, PlayerLink, Round, Tournament, User
 
@@ -56,16 +52,6 @@ def tournaments_directed_by(user: User) -> QuerySet[Tournament]:
     if user.is_staff or user.is_superuser:
         return Tournament.objects.all()
     return Tournament.objects.filter(directors=user)
-
-
-def tournaments_visible_to(user: User | Any) -> QuerySet[Tournament]:
-    """Public tournaments, plus private ones the user directs."""
-    qs = Tournament.objects.all()
-    if user is not None and user.is_authenticated and (user.is_staff or user.is_superuser):
-        return qs
-    if user is not None and user.is_authenticated:
-        return qs.filter(Q(is_public=True) | Q(directors=user)).distinct()
-    return qs.filter(is_public=True)
 
 
 def user_may_edit_player(user: User | Any, player: Player | int) -> bool:
@@ -159,75 +145,6 @@ def player_link_keys(tournament_id: int, player_ids: Iterable[int]) -> dict[int,
 
 
 # ---- matches -----------------------------------------------------------------------
-
-
-def crawford_annotations() -> dict[str, Any]:
-    """What ``matches.selectors.match_crawford_game_number`` reads when no games are at hand."""
-    live = Game.objects.filter(match=OuterRef("pk"), voided=False)
-    return {
-        "flagged_crawford": Subquery(
-            live.filter(crawford=True).order_by("number").values("number")[:1],
-            output_field=IntegerField(),
-        ),
-        "live_games": Coalesce(
-            Subquery(
-                live.order_by().values("match").annotate(n=Count("pk")).values("n")[:1],
-                output_field=IntegerField(),
-            ),
-            Value(0),
-        ),
-    }
-
-
-def crawford_game_number(match: Match, games: Iterable[Game] | None = None) -> int | None:
-    """The number of the match's Crawford game: see :func:`match_crawford_game_number`."""
-    return match_crawford_game_number(match=match, games=games)
-
-
-def matches_query() -> QuerySet[Match]:
-    """Matches with what a list shows: round, players, winner, the Crawford game."""
-    return (
-        Match.objects.select_related("round", "entry1__player", "entry2__player", "winner__player")
-        .annotate(**crawford_annotations())
-        .order_by("event_id", "round__bracket", "round__number", "slot")
-    )
-
-
-def match_list(
-    *,
-    event: int | None = None,
-    round_number: int | None = None,
-    bracket: str | None = None,
-    status: str | None = None,
-    player: int | None = None,
-    tournament: int | None = None,
-) -> QuerySet[Match]:
-    """Matches filtered by event, round number, bracket, status and player (ids)."""
-    qs = matches_query()
-    if event is not None:
-        qs = qs.filter(event_id=event)
-    if tournament is not None:
-        qs = qs.filter(event__tournament_id=tournament)
-    if round_number is not None:
-        qs = qs.filter(round__number=round_number)
-    if bracket:
-        qs = qs.filter(round__bracket=bracket)
-    if status:
-        qs = qs.filter(status=status)
-    if player is not None:
-        qs = qs.filter(Q(entry1__player_id=player) | Q(entry2__player_id=player))
-    return qs
-
-
-def match_detail(match_id: int) -> Match:
-    """One match with its round, players, event and games (2 queries)."""
-    return (
-        Match.objects.select_related(
-            "round", "event", "entry1__player", "entry2__player", "winner__player"
-        )
-        .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number", "id")))
-        .get(pk=match_id)
-    )
 
 
 # ---- brackets ----------------------------------------------------------------------

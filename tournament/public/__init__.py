@@ -1,0 +1,1 @@
+"""The public pages: tournaments, brackets and standings, matches, players; their page cache."""
