@@ -48,7 +48,7 @@ lint: venv
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict matches/rules tournament/formats tournament/formulas
 	$(BIN)/mypy matches tournament
-	$(BIN)/lint-imports
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/python tools/lint_private_imports.py
 
 # The SQLite default first (tasks eager, local-memory cache), then everything against

@@ -12,7 +12,7 @@ from django.test import Client
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory, token_client
 from tournament import services
 from tournament.models import Entry, Event, Player, Tournament
-from tournament.public.caching import clear_caches
+from tournament.pages.caching import clear_caches
 
 pytestmark = pytest.mark.django_db
 

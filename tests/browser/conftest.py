@@ -41,7 +41,7 @@ class Tab:
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
     """Each test's database reuses ids: pages cached by an earlier test must not show."""
-    from tournament.public.caching import clear_caches
+    from tournament.pages.caching import clear_caches
 
     clear_caches()
     yield

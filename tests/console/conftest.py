@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from django.db import connections
 
-from tournament.public.caching import clear_caches
+from tournament.pages.caching import clear_caches
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "console"
 

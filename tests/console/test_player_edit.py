@@ -12,7 +12,7 @@ from django.test import Client
 from tests.console.test_player_links import Weekend, make_weekend
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory
 from tournament.models import Entry, Player
-from tournament.public.caching import clear_caches
+from tournament.pages.caching import clear_caches
 
 pytestmark = pytest.mark.django_db
 

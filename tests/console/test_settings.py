@@ -18,7 +18,7 @@ from matches.errors import Invalid
 from tests.factories import EntryFactory, EventFactory, TournamentFactory, UserFactory
 from tournament.console.forms import EventSettingsForm, TournamentSettingsForm
 from tournament.models import Event, Round, Tournament
-from tournament.public.caching import clear_caches
+from tournament.pages.caching import clear_caches
 from tournament.services.draws import draw_make
 from tournament.services.event_settings import event_locked_settings, event_update
 from tournament.services.events import event_create

@@ -8,9 +8,9 @@ import pytest
 from django.core.cache import cache
 
 from tournament import page_cache
-from tournament.public import caching
-from tournament.public.caching import cached_page, clear_caches
-from tournament.public.delivery import pack
+from tournament.pages import caching
+from tournament.pages.caching import cached_page, clear_caches
+from tournament.pages.delivery import pack
 
 
 @pytest.fixture(autouse=True)

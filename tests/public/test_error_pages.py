@@ -11,7 +11,7 @@ from django.test import Client, RequestFactory
 from matches.models import Match
 from tests.public.builders import elimination, finish
 from tournament.models import Entry, Event
-from tournament.public.caching import clear_caches
+from tournament.pages.caching import clear_caches
 from tournament.web import error_pages
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ import pytest
 from matches.errors import Invalid
 from tests.factories import EntryFactory, EventFactory, TournamentFactory
 from tournament import services
-from tournament.public.caching import clear_caches
+from tournament.pages.caching import clear_caches
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from tests.factories import EventFactory, PlayerFactory, TournamentFactory, User
 from tests.public.builders import elimination, finish, play_game, rating_history
 from tournament import page_cache
 from tournament.models import Event
-from tournament.public.caching import clear_caches
+from tournament.pages.caching import clear_caches
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from matches.models import Match
 from tests.factories import EventFactory
 from tests.public.builders import elimination, finish_many, play_game, rating_history
 from tournament.models import Entry, Event, Round
-from tournament.public.caching import clear_caches
+from tournament.pages.caching import clear_caches
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from matches.errors import Invalid
 from matches.models import Match
 from tests.public.builders import elimination, play_game
 from tournament.models import Round
-from tournament.public.caching import clear_caches
+from tournament.pages.caching import clear_caches
 from tournament.services.tables import match_table_set, round_tables_assign
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from matches.models import Match
 from tests.factories import TournamentFactory
 from tests.public.builders import elimination, finish
 from tournament.models import Player
-from tournament.public.caching import clear_caches
+from tournament.pages.caching import clear_caches
 
 pytestmark = pytest.mark.django_db
 

@@ -15,8 +15,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament.league import exports
 from tournament.models import Entry, Event, Player, Series
-from tournament.public.caching import Page, cached_page
-from tournament.public.delivery import page_response
+from tournament.pages.caching import Page, cached_page
+from tournament.pages.delivery import page_response
 from tournament.services.notify_prefs import player_notify_set
 from tournament.services.series import series_leaderboard
 

@@ -22,10 +22,11 @@ from django.utils.cache import patch_vary_headers
 
 from matches.services.access import is_director
 from tournament.models import Event, Tournament
+from tournament.pages import delivery
+from tournament.pages.caching import cached_page, lookup
+from tournament.pages.delivery import Page
 from tournament.public import bracket as layout
-from tournament.public import charts, delivery
-from tournament.public.caching import cached_page, lookup
-from tournament.public.delivery import Page
+from tournament.public import charts
 from tournament.public.selectors import (
     event_pages,
     in_play,

@@ -22,7 +22,7 @@ from typing import Any
 from django.core.cache import cache
 
 from tournament import page_cache
-from tournament.public.delivery import Page, pack
+from tournament.pages.delivery import Page, pack
 
 log = logging.getLogger(__name__)
 
