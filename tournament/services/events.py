@@ -367,10 +367,16 @@ def spec_values(wanted: dict[str, Any], kind_if_none: Callable[[], str]) -> dict
         elif field == "match_lengths":
             value = check_match_lengths(list(value))
         elif field == "rounds_planned" and value is not None:
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise _bad_rounds()
-            if not 1 <= value <= MAX_ROUNDS:
-                raise _bad_rounds()
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int)
+                or not 1 <= value <= MAX_ROUNDS
+            ):
+                raise refuse(
+                    f"A Swiss event has 1 to {MAX_ROUNDS} rounds.",
+                    code="invalid",
+                    field="rounds_planned",
+                )
         elif field == "feeds_from":
             value = value.pk if value is not None else None
         elif field == "feed_rounds":
@@ -389,12 +395,6 @@ def spec_values(wanted: dict[str, Any], kind_if_none: Callable[[], str]) -> dict
             raise refuse(f"Unknown deadline rule {value!r}.", code="invalid", field="deadline_rule")
         new[field] = value
     return new
-
-
-def _bad_rounds() -> Exception:
-    return refuse(
-        f"A Swiss event has 1 to {MAX_ROUNDS} rounds.", code="invalid", field="rounds_planned"
-    )
 
 
 def spec_relations(
