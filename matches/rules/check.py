@@ -8,7 +8,7 @@ the same check without Django start-up.
 >>> text = " 1 point match\\n Game 1\\n A : 0   B : 0\\n  1) 21: 13/11 6/5\\n"
 >>> report = check_match_data(text, file="short.mat")
 >>> report.valid, report.errors[0]["code"], report.errors[0]["game"]
-(False, 'game-not-finished', 1)
+(False, 'truncated', 1)
 """
 
 from __future__ import annotations
