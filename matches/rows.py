@@ -1,17 +1,22 @@
 """The rows every report reads and writes: plain SQL, written once per process.
 
 Building the ORM's SQL on every report (the lock alone joins seven tables) cost more
-CPU than PostgreSQL takes to run it. Here the SQL is written once from the models'
-``_meta`` (the documented ``get_fields()``) and run through Django's cursor, so queries are counted, logged and wrapped
-like any other; rows become instances through ``Model.from_db`` and each field's
-``from_db_value``, values go in through ``pre_save`` and ``get_db_prep_save`` as
-``save()`` sends them (no signals: nothing listens to these models'). The SQL is the
-same text for every match, so psycopg prepares it on each connection where the settings
-allow (``DATABASE_PREPARED_STATEMENTS``); with that off, PgBouncer's transaction pooling
-serves every statement.
+CPU than PostgreSQL takes to run it (bench/RESULTS.md: the plain ORM reached 0.36-0.41
+of the floor, this module 0.66-0.79, measured interleaved). Here the SQL is written once
+from the models' ``_meta`` (the documented ``get_fields()``) and run through Django's
+cursor, so queries are counted, logged and wrapped like any other. Rows become instances
+as Django's compiler makes them: each column through the backend's converters and the
+field's (``get_db_converters``), then ``Model.from_db``; values go in through
+``pre_save`` and ``get_db_prep_save`` as ``save()`` sends them (no signals: nothing
+listens to these models'). The SQL is the same text for every match, so psycopg
+prepares it on each connection where the settings allow (``DATABASE_PREPARED_STATEMENTS``);
+with that off, PgBouncer's transaction pooling serves every statement.
 
-The reads are PostgreSQL's (``FOR NO KEY UPDATE``, its types): on the SQLite default
-the same querysets run through the ORM. The writes are plain SQL on both.
+The SQL is the same on PostgreSQL and SQLite, so the SQLite test run reads through the
+production path; only the lock clause (``FOR NO KEY UPDATE OF m``) is left out where
+the database has no row locks, as the ORM's ``select_for_update`` is on SQLite.
+``tests/matches/test_rows.py`` compares every function with the ORM and stops a Django
+upgrade until this module has been re-checked against it.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import connections, models, router
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models.expressions import Col
 
 from matches.models import Game, Match
 from tournament.models import Entry, Event, Player, Round
@@ -47,7 +54,7 @@ def _fields(model: type[models.Model], *, skip: tuple[str, ...] = ()) -> list[An
 
 
 @functools.cache
-def _lock_sql() -> str:
+def lock_sql() -> str:
     """``SELECT`` the seven rows of a match by id, locking the match row only."""
     columns = ", ".join(
         f'{alias}."{f.column}"' for alias, model, _ in _JOINS for f in _fields(model)
@@ -55,36 +62,59 @@ def _lock_sql() -> str:
     joins = " ".join(
         join.format(table=f'"{model._meta.db_table}"') for _, model, join in _JOINS if join
     )
-    return (
-        f'SELECT {columns} FROM "{Match._meta.db_table}" m {joins} '
-        'WHERE m."id" = %s FOR NO KEY UPDATE OF m'
-    )
+    return f'SELECT {columns} FROM "{Match._meta.db_table}" m {joins} WHERE m."id" = %s{_LOCK}'
 
 
-def _instance(model: type[models.Model], using: str, values: list[Any], fields: list[Any]) -> Any:
+#: The lock clause of :func:`lock_sql` (PostgreSQL's; left out without row locks).
+_LOCK = " FOR NO KEY UPDATE OF m"
+
+
+def lock_sql_for(connection: BaseDatabaseWrapper) -> str:
+    """The lock's SQL as ``connection`` runs it: without the lock clause on a database
+    without row locks (SQLite locks the whole database for the transaction's writes)."""
+    if connection.features.has_select_for_update:
+        assert connection.vendor == "postgresql", connection.vendor  # the clause is its
+        return lock_sql()
+    return lock_sql().removesuffix(_LOCK)
+
+
+@functools.lru_cache(maxsize=256)
+def _loading(
+    model: type[models.Model], skip: tuple[str, ...], connection: BaseDatabaseWrapper
+) -> tuple[list[str], list[tuple[Col, list[Any]]]]:
+    """The attnames of ``model``'s columns (``skip`` left out) and, for each, its column and
+    the converters Django's compiler applies to it: the backend's, then the field's own."""
+    names, converters = [], []
+    for field in _fields(model, skip=skip):
+        col = field.get_col(model._meta.db_table)
+        names.append(field.attname)
+        converters.append(
+            (col, connection.ops.get_db_converters(col) + col.get_db_converters(connection))
+        )
+    return names, converters
+
+
+def _instance(
+    model: type[models.Model], using: str, values: Sequence[Any], skip: tuple[str, ...] = ()
+) -> Any:
+    """A ``model`` instance from a row's values, as a queryset would make it."""
     connection = connections[using]
-    loaded = [
-        f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") else v
-        for f, v in zip(fields, values, strict=True)
-    ]
-    return model.from_db(using, [f.attname for f in fields], loaded)
-
-
-def _on_postgresql(using: str) -> bool:
-    return connections[using].vendor == "postgresql"
+    names, converters = _loading(model, skip, connection)
+    loaded = []
+    for (col, convs), value in zip(converters, values, strict=True):
+        for convert in convs:
+            value = convert(value, col, connection)
+        loaded.append(value)
+    return model.from_db(using, names, loaded)
 
 
 def match_locked(match_id: int) -> Match | None:
     """The match row locked (``FOR NO KEY UPDATE``) with its event, round, entries and
     players loaded; ``None`` if there is no such match. The caller holds the transaction."""
     using = router.db_for_write(Match)
-    if not _on_postgresql(using):
-        queryset = Match.objects.select_related(
-            "event", "round", "entry1__player", "entry2__player"
-        ).select_for_update(no_key=True)
-        return queryset.filter(pk=match_id).order_by().first()
-    with connections[using].cursor() as cursor:
-        cursor.execute(_lock_sql(), [match_id])
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        cursor.execute(lock_sql_for(connection), [match_id])
         row = cursor.fetchone()
     if row is None:
         return None
@@ -94,7 +124,7 @@ def match_locked(match_id: int) -> Match | None:
         fields = _fields(model)
         values = list(row[start : start + len(fields)])
         start += len(fields)
-        objects[alias] = None if values[0] is None else _instance(model, using, values, fields)
+        objects[alias] = None if values[0] is None else _instance(model, using, values)
     match: Match = objects["m"]
     match.event = objects["ev"]
     match.round = objects["r"]
@@ -117,13 +147,10 @@ def _games_sql() -> str:
 def match_game_rows(match_id: int) -> list[Game]:
     """Every game row of a match in order (voided ones too), their moves deferred."""
     using = router.db_for_read(Game)
-    if not _on_postgresql(using):
-        return list(Game.objects.filter(match_id=match_id).order_by("number", "id").defer("moves"))
-    fields = _fields(Game, skip=("moves",))
     with connections[using].cursor() as cursor:
         cursor.execute(_games_sql(), [match_id])
         rows = cursor.fetchall()
-    return [_instance(Game, using, list(row), fields) for row in rows]
+    return [_instance(Game, using, row, ("moves",)) for row in rows]
 
 
 def _quote(using: str, name: object) -> str:

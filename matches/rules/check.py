@@ -8,7 +8,7 @@ the same check without Django start-up.
 >>> text = " 1 point match\\n Game 1\\n A : 0   B : 0\\n  1) 21: 13/11 6/5\\n"
 >>> report = check_match_data(text, file="short.mat")
 >>> report.valid, report.errors[0]["code"], report.errors[0]["game"]
-(False, 'game-not-finished', 1)
+(False, 'truncated', 1)
 """
 
 from __future__ import annotations
@@ -21,20 +21,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import ParseError, RulesError
-from .match import MatchRules, MatchState
+from .errors import RulesError
+from .match import MatchRules, Score
 from .matfile import decode, parse_mat
-from .record import MatchRecord, replay_game
+from .record import MatchRecord, replay_match
 from .sgf import parse_sgf
 
 
 @dataclass(frozen=True, slots=True)
 class CheckOptions:
-    """The rules to check by (the file does not say them).
+    """The rules to check by (the file does not say them) and the score the match starts at.
 
     ``jacoby`` and ``auto_doubles`` apply to money sessions (``0 point match``)
     only; in match play gammons always count. Money sessions may show beavers and
-    raccoons.
+    raccoons. ``start`` is the match's starting score in the file's side order (0-0,
+    or the penalty points it carries): game 1's score line must say it.
 
     >>> CheckOptions(crawford=False).rules_for(5)
     MatchRules(length=5, crawford=False, holland=False, jacoby=False, beavers=False, raccoons=False, auto_doubles=0)
@@ -44,6 +45,7 @@ class CheckOptions:
     holland: bool = False
     jacoby: bool = False
     auto_doubles: int = 0
+    start: Score = (0, 0)
 
     def rules_for(self, length: int) -> MatchRules:
         """The :class:`MatchRules` for a file of this match length.
@@ -160,33 +162,23 @@ def check_match_data(
     except RulesError as exc:
         report.errors.append(exc.as_dict())
         return report
-    first = record.games[0].score if record.games else None
-    state = MatchState.start(record.length, first or (0, 0))
-    try:
-        for game in record.games:
-            names = game.players
-            if names is not None and names != record.players and game.score is not None:
-                raise ParseError(
-                    f"game {state.game_number} is between {names[0]} and {names[1]}, "
-                    f"not the match's players {record.players[0]} and {record.players[1]}",
-                    game=state.game_number,
-                )
-            played = replay_game(state, rules, game)
-            report.games.append(
-                {
-                    "number": played.number,
-                    "score_before": list(played.score_before),
-                    "winner": played.winner,
-                    "points": played.points,
-                    "cube": played.cube,
-                    "result": str(played.result),
-                    "ended_by": str(played.ended_by),
-                    "crawford": played.crawford,
-                }
-            )
-            state = state.after_game(played.winner, played.points)
-    except RulesError as exc:
-        report.errors.append(exc.as_dict())
+    replay = replay_match(record, rules, options.start)
+    for played in replay.games:
+        report.games.append(
+            {
+                "number": played.number,
+                "score_before": list(played.score_before),
+                "winner": played.winner,
+                "points": played.points,
+                "cube": played.cube,
+                "result": str(played.result),
+                "ended_by": str(played.ended_by),
+                "crawford": played.crawford,
+            }
+        )
+    if replay.error is not None:
+        report.errors.append(replay.error.as_dict())
+    state = replay.state
     report.final_score = list(state.score)
     if state.winner is not None:
         report.winner = record.players[state.winner]
@@ -247,7 +239,8 @@ def render(reports: Sequence[FileReport], *, as_json: bool) -> str:
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "python -m matches.rules.check") -> int:
-    """``python -m matches.rules.check [--json] [--holland] [--no-crawford] [--jacoby] FILE...``
+    """``python -m matches.rules.check [--json] [--holland] [--no-crawford] [--jacoby]
+    [--auto-doubles N] [--start-score A-B] FILE...``
 
     >>> main(["/no/such.mat"])
     /no/such.mat: INVALID: read-error: cannot read /no/such.mat: No such file or directory
@@ -291,6 +284,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="allow up to N automatic doubles a game (money sessions only)",
     )
+    parser.add_argument(
+        "--start-score",
+        dest="start_score",
+        type=start_score,
+        default=(0, 0),
+        metavar="A-B",
+        help="the score the match starts at, first player first (default 0-0): "
+        "game 1's score line must say it",
+    )
+
+
+def start_score(text: str) -> Score:
+    """The ``--start-score`` value: two counts like ``0-0`` or ``2-0``.
+
+    >>> start_score("2-0")
+    (2, 0)
+    >>> start_score("x")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: the starting score is two counts like 0-0 or 2-1, not 'x'
+    """
+    first, dash, second = text.strip().partition("-")
+    if dash and first.strip().isdigit() and second.strip().isdigit():
+        a, b = int(first), int(second)
+        if a < 10**9 and b < 10**9:
+            return (a, b)
+    raise argparse.ArgumentTypeError(
+        f"the starting score is two counts like 0-0 or 2-1, not {text!r}"
+    )
 
 
 def options_from(values: dict[str, Any]) -> CheckOptions:
@@ -304,6 +326,7 @@ def options_from(values: dict[str, Any]) -> CheckOptions:
         holland=bool(values.get("holland", False)),
         jacoby=bool(values.get("jacoby", False)),
         auto_doubles=max(0, int(values.get("auto_doubles") or 0)),
+        start=values.get("start_score") or (0, 0),
     )
 
 

@@ -153,3 +153,13 @@ class OutOfTurn(RulesError):
     """An action by the player whose turn it is not."""
 
     code = "out-of-turn"
+
+
+class Truncated(ParseError):
+    """A file that ends inside a game: the move list is cut off before the game's result.
+
+    >>> Truncated("the file ends inside game 3", game=3, move=17).code
+    'truncated'
+    """
+
+    code = "truncated"

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from .errors import ParseError
 from .record import (
@@ -98,7 +99,8 @@ def parse_mat(data: bytes | str) -> MatchRecord:
     >>> game.actions[1].error.message
     "line 4: cannot read '?x'"
     """
-    lines = _LINE_END.split(decode(data))
+    text = decode(data)
+    lines = _LINE_END.split(text)
     info: list[tuple[str, str]] = []
     rules: list[tuple[str, bool]] = []
     length: int | None = None
@@ -122,8 +124,42 @@ def parse_mat(data: bytes | str) -> MatchRecord:
     games = list(_read_games(lines, i))
     if not games:
         raise ParseError("the file holds no games (no ' Game 1' line)")
+    last = games[-1]
+    cut_line: str | None = None
+    if not text.endswith(("\n", "\r")) and len(lines) > i + 1 and _unfinished(last):
+        # the file stops in the middle of its last line: that line is not read
+        cut_line = lines.pop()
+        games = list(_read_games(lines, i)) or games
+        last = games[-1]
+    if cut_line is not None or last.score is None or not _has_result(last):
+        games[-1] = replace(last, cut_at=_cut_move(last, cut_line))
     first = games[0].players or ("", "")
     return MatchRecord(length, first, tuple(games), tuple(info), tuple(rules))
+
+
+def _has_result(game: GameRecord) -> bool:
+    return any(isinstance(a, Win) for a in game.actions)
+
+
+def _unfinished(game: GameRecord) -> bool:
+    """Whether a game has no ``Wins`` line, or ends in text that cannot be read."""
+    return not _has_result(game) or bool(game.actions and isinstance(game.actions[-1], Unreadable))
+
+
+def _cut_move(game: GameRecord, cut_line: str | None) -> int:
+    """The move where the file stops inside ``game``: the cut line's own number if it
+    shows one, else the last move line read (0: the game's header).
+
+    >>> _cut_move(GameRecord(1, (0, 0)), "  7) 21: 13/1")
+    7
+    """
+    if game.score is None:
+        return 0
+    if cut_line is not None:
+        number, close, _ = cut_line.partition(")")
+        if close and number.strip().isdigit() and len(number) < 12:
+            return int(number)
+    return game.last_move
 
 
 def _show(text: str) -> str:

@@ -18,7 +18,9 @@ matches.rules.errors.GameNotFinished: game 1 stops at move 1 before it is over: 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from contextlib import suppress
+from dataclasses import dataclass, field, replace
 
 from .cube import CubeState, OfferKind
 from .dice import check_roll
@@ -34,6 +36,7 @@ from .errors import (
     ResultMismatch,
     RulesError,
     ScoreMismatch,
+    Truncated,
 )
 from .generation import can_move
 from .match import MatchRules, MatchState, Score
@@ -162,7 +165,10 @@ class GameRecord:
 
     ``score`` is ``None`` when the game's score line could not be read (``error``
     says why). ``auto_doubles`` is how many automatic doubles the game started with,
-    or ``None`` when the file does not say (``.mat``).
+    or ``None`` when the file does not say (``.mat``). ``cut_at`` is set when the file
+    ends inside this game, before its result: the move where it stops (0: in the
+    game's header). Replaying such a game raises
+    :class:`~matches.rules.errors.Truncated` there, after any error before it.
 
     >>> GameRecord(1, (0, 0)).actions
     ()
@@ -174,6 +180,17 @@ class GameRecord:
     players: tuple[str, str] | None = None
     auto_doubles: int | None = None
     error: ParseError | None = field(default=None, compare=False)
+    cut_at: int | None = field(default=None, compare=False)
+
+    @property
+    def last_move(self) -> int:
+        """The number of the last move line read (0: the file stops at the game's header).
+
+        >>> GameRecord(1, (0, 0), (RollPlay(0, (3, 1), "8/5 6/5", move=1),)).last_move
+        1
+        """
+        moves = [a.move for a in self.actions if a.move is not None]
+        return moves[-1] if moves else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,7 +256,8 @@ def replay_game(state: MatchState, rules: MatchRules, record: GameRecord) -> Rep
     Every roll must be two dice 1-6 (the opening roll no doublet), every play legal
     for its roll and position, every cube action legal, and the end of the game
     (the 15th checker off, a drop or a resignation) must agree with ``Wins N``.
-    Errors carry the game number, the move number and the side.
+    Errors carry the game number, the move number and the side; a score line that
+    is not the score before the game is ``score-mismatch`` at move 0 (the header).
 
     >>> from matches.rules.match import MatchRules, MatchState
     >>> game = GameRecord(1, (0, 0), (
@@ -249,6 +267,77 @@ def replay_game(state: MatchState, rules: MatchRules, record: GameRecord) -> Rep
     >>> played.winner, played.points, str(played.ended_by), played.rolls
     (1, 1, 'drop', 1)
     """
+    return next(_readings(state, rules, record))
+
+
+@dataclass(frozen=True, slots=True)
+class MatchReplay:
+    """A match file replayed game by game: the games that replayed, the state after
+    them, and the first error in reading order (``None``: every game is valid).
+    """
+
+    games: tuple[ReplayedGame, ...]
+    state: MatchState
+    error: RulesError | None = None
+
+
+def replay_match(record: MatchRecord, rules: MatchRules, start: Score = (0, 0)) -> MatchReplay:
+    """Replay a whole match file from the match's starting score; never raises a rules error.
+
+    ``start`` is the score the match starts at (0-0, or the penalty points it carries,
+    in the file's side order): game 1's score line must say it.
+
+    >>> first = GameRecord(1, (1, 0), (RollPlay(0, (3, 1), "8/5 6/5", move=1),))
+    >>> error = replay_match(MatchRecord(3, ("A", "B"), (first,)), MatchRules(3)).error
+    >>> error.code, error.game, error.move
+    ('score-mismatch', 1, 0)
+    """
+    try:
+        state = MatchState.start(record.length, start)
+    except RulesError as exc:
+        return MatchReplay((), MatchState.start(record.length), exc)
+    games: list[ReplayedGame] = []
+    try:
+        for index, game in enumerate(record.games):
+            names = game.players
+            if names is not None and names != record.players and game.score is not None:
+                raise ParseError(
+                    f"game {state.game_number} is between {names[0]} and {names[1]}, "
+                    f"not the file's players {record.players[0]} and {record.players[1]}",
+                    game=state.game_number,
+                )
+            following = record.games[index + 1] if index + 1 < len(record.games) else None
+            played = _reading_for(state, rules, game, following)
+            games.append(played)
+            state = state.after_game(played.winner, played.points)
+    except RulesError as exc:
+        return MatchReplay(tuple(games), state, exc)
+    return MatchReplay(tuple(games), state)
+
+
+def _reading_for(
+    state: MatchState, rules: MatchRules, record: GameRecord, following: GameRecord | None
+) -> ReplayedGame:
+    """The reading of ``record`` that the next game's score line agrees with, else the first.
+
+    Only a ``.mat`` money game with automatic doubles allowed has more than one
+    reading: the file does not say how many automatic doubles the game had.
+    """
+    readings = _readings(state, rules, record)
+    first = next(readings)
+    if following is None or following.score is None:
+        return first
+    want = tuple(following.score)
+    for played in (first, *readings):
+        if state.after_game(played.winner, played.points).score == want:
+            return played
+    return first
+
+
+def _readings(state: MatchState, rules: MatchRules, record: GameRecord) -> Iterator[ReplayedGame]:
+    """Each way the record replays under the rules, the plainest first; if none does,
+    raise the first way's error.
+    """
     game = state.game_number
     if state.is_over:
         raise GameAfterMatchEnd(
@@ -257,25 +346,92 @@ def replay_game(state: MatchState, rules: MatchRules, record: GameRecord) -> Rep
             game=game,
         )
     if record.score is None:
+        if record.cut_at is not None:
+            raise truncated_at(game, record.cut_at)
         error = record.error or ParseError("the game's score line cannot be read")
         raise error.located(game=game)
     if tuple(record.score) != state.score:
         raise ScoreMismatch(
             f"game {game} says the score is {record.score[0]}-{record.score[1]}, "
-            f"but the games before make it {state.score[0]}-{state.score[1]}",
+            f"but the match stands at {state.score[0]}-{state.score[1]}",
             game=game,
+            move=0,
         )
-    if record.auto_doubles is not None or not (rules.money and rules.auto_doubles):
-        return _replay(state, rules, record, record.auto_doubles or 0)
-    # A .mat file does not record automatic doubles: accept the count that fits.
     first: RulesError | None = None
-    for autos in range(rules.auto_doubles + 1):
+    replayed = False
+    for autos, scale in _cube_readings(rules, record):
         try:
-            return _replay(state, rules, record, autos)
+            played = _replay_to_cut(state, rules, _scaled(record, scale), autos)
         except RulesError as exc:
             first = first or exc
-    assert first is not None
-    raise first
+            continue
+        replayed = True
+        yield played
+    if not replayed:
+        assert first is not None
+        raise first
+
+
+def _cube_readings(rules: MatchRules, record: GameRecord) -> list[tuple[int, int]]:
+    """(automatic doubles, scale of the written stakes) to try for a game.
+
+    A ``.mat`` file does not record automatic doubles. A game may have had any number
+    up to the session's limit, its stakes written as they stood (``Doubles => 4`` after
+    one) or, as GNU Backgammon exports them, as if the cube had started at 1
+    (``Doubles => 2``, ``Wins 2 points`` for a game worth 4): scale 2 ** doubles.
+
+    >>> _cube_readings(MatchRules(0, auto_doubles=1), GameRecord(1, (0, 0)))
+    [(0, 1), (1, 1), (1, 2)]
+    """
+    if record.auto_doubles is not None or not (rules.money and rules.auto_doubles):
+        return [(record.auto_doubles or 0, 1)]
+    readings = [(0, 1)]
+    for autos in range(1, rules.auto_doubles + 1):
+        readings += [(autos, 1), (autos, 1 << autos)]
+    return readings
+
+
+def _scaled(record: GameRecord, scale: int) -> GameRecord:
+    """The record with every written stake (cube offers, ``Wins N``) times ``scale``."""
+    if scale == 1:
+        return record
+    actions: list[Action] = []
+    for action in record.actions:
+        if isinstance(action, (Double, Beaver, Raccoon)) and action.value is not None:
+            action = replace(action, value=action.value * scale)
+        elif isinstance(action, Win):
+            action = replace(action, points=action.points * scale)
+        actions.append(action)
+    return replace(record, actions=tuple(actions))
+
+
+def _replay_to_cut(
+    state: MatchState, rules: MatchRules, record: GameRecord, autos: int
+) -> ReplayedGame:
+    """:func:`_replay`, except that a game the file ends inside is refused as truncated.
+
+    The moves read before the cut are replayed, so an error in them comes first (in
+    reading order); a result the file states for the cut game is not checked.
+    """
+    if record.cut_at is None:
+        return _replay(state, rules, record, autos)
+    moves = tuple(a for a in record.actions if not isinstance(a, Win))
+    with suppress(GameNotFinished):
+        _replay(state, rules, replace(record, actions=moves), autos)
+    raise truncated_at(state.game_number, record.cut_at)
+
+
+def truncated_at(game: int, move: int) -> Truncated:
+    """The refusal of a file that ends inside ``game``, at ``move`` (0: its header).
+
+    >>> truncated_at(3, 17).as_dict()["message"]
+    'the file ends inside game 3, at move 17: the game is cut off before its result'
+    """
+    return Truncated(
+        f"the file ends inside game {game}, at move {move}: the game is cut off before its result",
+        game=game,
+        move=move,
+    )
 
 
 def _replay(state: MatchState, rules: MatchRules, record: GameRecord, autos: int) -> ReplayedGame:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .errors import ParseError, RulesError
 from .generation import can_move
@@ -39,6 +39,7 @@ from .record import (
     Take,
     Unreadable,
     Win,
+    truncated_at,
 )
 
 _RESULT = re.compile(r"([WB])\+(\d{1,9})(R?)", re.IGNORECASE)
@@ -77,6 +78,8 @@ class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
         self.pos = 0
+        self.cut = False  # the text ended inside a game tree (the last one)
+        self.cut_in_move = False  # ... inside a node after the game's root
 
     def error(self, message: str) -> ParseError:
         line = self.text.count("\n", 0, self.pos) + 1
@@ -106,13 +109,18 @@ class _Parser:
         while True:
             self.skip_space()
             if self.pos >= len(self.text):
-                raise self.error("the file ends inside a game tree: ')' is missing")
+                self.cut = True  # the tree keeps the nodes read whole
+                return tree
             ch = self.text[self.pos]
             if ch == ";":
                 if tree.children:
                     raise self.error("a node cannot follow a variation")
                 self.pos += 1
-                tree.nodes.append(self.node())
+                node = self.node()
+                if self.cut:
+                    self.cut_in_move = bool(tree.nodes)
+                    return tree  # the file ends inside this node: it is left out
+                tree.nodes.append(node)
             elif ch == "(":
                 tree.children.append(self.tree(depth + 1))
             elif ch == ")":
@@ -131,6 +139,9 @@ class _Parser:
             start = self.pos
             while self.pos < n and text[self.pos].isalpha() and text[self.pos].isascii():
                 self.pos += 1
+            if self.pos >= n:
+                self.cut = True  # the file ends inside the node
+                return node
             if self.pos == start:
                 return node
             ident = "".join(ch for ch in text[start : self.pos] if ch.isupper())
@@ -138,6 +149,8 @@ class _Parser:
             self.skip_space()
             while self.pos < n and text[self.pos] == "[":
                 values.append(self.value())
+                if self.cut:
+                    return node
                 self.skip_space()
             if not values:
                 raise self.error(f"property {text[start : self.pos]!r} has no value")
@@ -160,7 +173,8 @@ class _Parser:
                 return "".join(out)
             out.append(ch)
             self.pos += 1
-        raise self.error("the file ends inside a property value: ']' is missing")
+        self.cut = True  # the file ends inside this value
+        return "".join(out)
 
 
 def read_sgf(data: bytes | str) -> MatchRecord:
@@ -184,7 +198,8 @@ def parse_sgf(data: bytes | str) -> MatchRecord:
     >>> parse_sgf("(;GM[6]MI[length:3];W[52mh];AE[a])").games[0].actions[1].error.message
     'the position or cube was set by hand (AE): the game cannot be checked move by move'
     """
-    trees = _Parser(decode(data)).collection()
+    parser = _Parser(decode(data))
+    trees = parser.collection()
     games: list[GameRecord] = []
     length: int | None = None
     players: tuple[str, str] | None = None
@@ -198,6 +213,11 @@ def parse_sgf(data: bytes | str) -> MatchRecord:
             if tree is None:
                 break
             nodes = tree.main_line()
+            if not nodes:  # the file ends before the game's first node is whole
+                if ordinal == 1:
+                    raise truncated_at(1, 0)
+                games.append(GameRecord(ordinal, None, cut_at=0))
+                break
             root = nodes[0]
             mi = _root_info(root, ordinal, length)
         except ParseError as exc:
@@ -226,6 +246,11 @@ def parse_sgf(data: bytes | str) -> MatchRecord:
         if length and "crawford" not in rules:
             rules["crawford"] = False
         games.append(_game(ordinal, mi, names, nodes))
+    last = games[-1]
+    if last.score is not None and (parser.cut or not any(isinstance(a, Win) for a in last.actions)):
+        # the file ends before the game's result; when it stops inside a node after the
+        # root, it stops in the move list (at its first move at the earliest)
+        games[-1] = replace(last, cut_at=last.last_move or int(parser.cut_in_move))
     assert length is not None
     assert players is not None
     return MatchRecord(length, players, tuple(games), tuple(info), tuple(sorted(rules.items())))

@@ -20,10 +20,10 @@ from matches.errors import AppError, Conflict, Invalid
 from matches.game_moves import encode_moves
 from matches.models import Match
 from matches.rules.check import read_match
-from matches.rules.errors import ParseError, RulesError
-from matches.rules.match import DoubleReport, GameReport, MatchState
+from matches.rules.errors import RulesError
+from matches.rules.match import DoubleReport, GameReport
 from matches.rules.matfile import decode
-from matches.rules.record import Double, Drop, GameRecord, MatchRecord, RollPlay, Take, replay_game
+from matches.rules.record import Double, Drop, GameRecord, MatchRecord, RollPlay, Take, replay_match
 from matches.selectors import match_rules
 from matches.services.access import Actor, match_role
 from matches.services.ledger import MatchNotFound, RequestMeta, submission_reject, submission_run
@@ -135,28 +135,20 @@ def record_read(
     swapped = _swapped(match, record, first_is, swap)
     start = (match.start_score1, match.start_score2)
     file_start = start[::-1] if swapped else start
-    rules = match_rules(match)
-    state = MatchState.start(match.length, file_start)
+    replay = replay_match(record, match_rules(match), file_start)
+    if replay.error is not None:
+        raise replay.error
     games: list[SideGame] = []
-    for game in record.games:
-        names = game.players
-        if names is not None and names != record.players and game.score is not None:
-            raise ParseError(
-                f"game {state.game_number} is between {names[0]} and {names[1]}, "
-                f"not the file's players {record.players[0]} and {record.players[1]}",
-                game=state.game_number,
-            )
-        played = replay_game(state, rules, game)
-        state = state.after_game(played.winner, played.points)
-        doubles = _doubles(game, swapped)
-        moves = encode_moves(game.actions, swapped=swapped)
+    for game, played in zip(record.games, replay.games, strict=True):
         report = GameReport(
             winner=_flip(played.winner, swapped),
             cube=played.cube,
             result=played.result,
             ended_by=played.ended_by,
         )
-        games.append(SideGame(report=report, moves=moves, doubles=doubles))
+        moves = encode_moves(game.actions, swapped=swapped)
+        games.append(SideGame(report=report, moves=moves, doubles=_doubles(game, swapped)))
+    state = replay.state
     score = state.score[::-1] if swapped else state.score
     return ReadFile(record=record, swapped=swapped, games=games, score=(score[0], score[1]))
 

@@ -321,6 +321,11 @@ def whole_match_decide(
 
     ``entered``: a director's entry of the whole match, game by game, which is taken only
     on an undecided match with no games (otherwise settle it from the games reported).
+
+    Its steps: the reported games replayed from the match's starting score
+    (:func:`_whole_match_games`); then on a match awaiting confirmation, the opponent's
+    report confirms it or disputes it (:func:`_whole_match_confirm`); otherwise the games
+    are recorded after those already stored (:func:`_whole_match_record`).
     """
 
     def decide(match: Match, role: Role) -> Outcome:
@@ -330,72 +335,107 @@ def whole_match_decide(
         if entered:
             _entry_check(match, stored)
         reported = list(games(match) if callable(games) else games)
-        if not reported:
-            raise Invalid("A whole-match report needs its games.", code="invalid", field="games")
-        start = MatchState.start(match.length, (match.start_score1, match.start_score2))
-        rows, after = games_build(match, start, reported)
-        if score is not None and tuple(score) != after.score:
-            raise ScoreMismatch(
-                f"the games add up to {after.score[0]}-{after.score[1]}, "
-                f"not the reported {score[0]}-{score[1]}",
-                score=list(after.score),
-            )
-        if not after.is_over:
-            raise Invalid(
-                f"The games end at {after.score[0]}-{after.score[1]}: "
-                f"the {match.length}-point match is not finished.",
-                code="match-not-finished",
-                score=list(after.score),
-            )
+        rows, after = _whole_match_games(match, reported, score)
         if match.status == Match.Status.COMPLETE:
             raise Conflict(
                 "This match is complete; a director can correct it.", code="match-closed"
             )
         if match.status == Match.Status.REPORTED:
-            if not role.player or role.entry_id == match.reported_by_id:
-                raise Conflict(
-                    "This match's result is already reported and awaits confirmation.",
-                    code="already-reported",
-                )
-            same = len(stored) == len(rows) and all(
-                _game_key(a) == _game_key(b) for a, b in zip(stored, rows, strict=True)
-            )
-            if not same:
-                return conflict_dispute(match, "Your opponent reported this match differently.")
-            match.status = Match.Status.COMPLETE
-            match.confirmed_at = timezone.now()
-            return Outcome(match_changed=True, completed=True)
-        for old, new in zip(stored, rows, strict=False):
-            if _game_key(old) != _game_key(new):
-                if _reported_by_opponent(old, role):
-                    return conflict_dispute(
-                        match,
-                        f"Your opponent reported game {old.number} differently.",
-                        game=old.number,
-                    )
-                raise Conflict(
-                    f"Game {old.number} is already recorded with another result; "
-                    "dispute the match if it is wrong.",
-                    code="games-differ",
-                    game=old.number,
-                )
-        # The games already recorded keep their rows (gaining the file's moves); the rest are added.
-        moves = {
-            old.pk: new.moves
-            for old, new in zip(stored, rows, strict=False)
-            if old.moves is None and new.moves is not None
-        }
-        completed = match_progress(match, role, after)
-        added = rows[len(stored) :]
-        return Outcome(
-            games=added,
-            moves=moves,
-            match_changed=True,
-            completed=completed,
-            games_after=every + added,
-        )
+            return _whole_match_confirm(match, role, stored, rows)
+        return _whole_match_record(match, role, every, stored, rows, after)
 
     return decide
+
+
+def _whole_match_games(
+    match: Match, reported: Sequence[SideGame], score: tuple[int, int] | None
+) -> tuple[list[Game], MatchState]:
+    """The reported games as rows from the match's starting score, and the state after them;
+    refused unless they finish the match (at ``score``, when it is given)."""
+    if not reported:
+        raise Invalid("A whole-match report needs its games.", code="invalid", field="games")
+    start = MatchState.start(match.length, (match.start_score1, match.start_score2))
+    rows, after = games_build(match, start, reported)
+    if score is not None and tuple(score) != after.score:
+        raise ScoreMismatch(
+            f"the games add up to {after.score[0]}-{after.score[1]}, "
+            f"not the reported {score[0]}-{score[1]}",
+            score=list(after.score),
+        )
+    if not after.is_over:
+        raise Invalid(
+            f"The games end at {after.score[0]}-{after.score[1]}: "
+            f"the {match.length}-point match is not finished.",
+            code="match-not-finished",
+            score=list(after.score),
+        )
+    return rows, after
+
+
+def _same_games(stored: Sequence[Game], rows: Sequence[Game]) -> bool:
+    """Whether two lists of games have the same results, game by game."""
+    return len(stored) == len(rows) and all(
+        _game_key(a) == _game_key(b) for a, b in zip(stored, rows, strict=True)
+    )
+
+
+def _whole_match_confirm(
+    match: Match, role: Role, stored: Sequence[Game], rows: Sequence[Game]
+) -> Outcome:
+    """A whole-match report on a match awaiting confirmation: the opponent's report of the
+    same games confirms it; different games send it to the director."""
+    if not role.player or role.entry_id == match.reported_by_id:
+        raise Conflict(
+            "This match's result is already reported and awaits confirmation.",
+            code="already-reported",
+        )
+    if not _same_games(stored, rows):
+        return conflict_dispute(match, "Your opponent reported this match differently.")
+    match.status = Match.Status.COMPLETE
+    match.confirmed_at = timezone.now()
+    return Outcome(match_changed=True, completed=True)
+
+
+def _whole_match_record(
+    match: Match,
+    role: Role,
+    every: list[Game],
+    stored: Sequence[Game],
+    rows: list[Game],
+    after: MatchState,
+) -> Outcome:
+    """Record a whole match after the games already stored, which must agree with it.
+
+    The games already recorded keep their rows (gaining the file's moves); the rest are added.
+    """
+    for old, new in zip(stored, rows, strict=False):
+        if _game_key(old) != _game_key(new):
+            if _reported_by_opponent(old, role):
+                return conflict_dispute(
+                    match,
+                    f"Your opponent reported game {old.number} differently.",
+                    game=old.number,
+                )
+            raise Conflict(
+                f"Game {old.number} is already recorded with another result; "
+                "dispute the match if it is wrong.",
+                code="games-differ",
+                game=old.number,
+            )
+    moves = {
+        old.pk: new.moves
+        for old, new in zip(stored, rows, strict=False)
+        if old.moves is None and new.moves is not None
+    }
+    completed = match_progress(match, role, after)
+    added = rows[len(stored) :]
+    return Outcome(
+        games=added,
+        moves=moves,
+        match_changed=True,
+        completed=completed,
+        games_after=every + added,
+    )
 
 
 def match_report(

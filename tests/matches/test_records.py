@@ -126,3 +126,30 @@ def test_files_that_do_not_fit_the_match_are_refused(table: Table) -> None:
     assert (big.value.code, big.value.status) == ("file-too-large", 413)
     codes = list(table.match.submissions.values_list("error_code", flat=True))
     assert codes == ["length-mismatch", "parse-error", "file-too-large"]
+
+
+def test_game_one_must_start_at_the_matchs_penalty_points(db: None) -> None:
+    """The upload replays from the match's real starting score, not the file's game 1."""
+    t = make_table(round__event__match_lengths=[25], start_score1=2, score1=2)
+    with pytest.raises(RulesError) as error:
+        upload(t, MAT)  # its game 1 says 0-0
+    assert (error.value.code, error.value.game, error.value.move) == ("score-mismatch", 1, 0)
+    match = t.refresh()
+    assert (match.score1, match.score2, match.games.count()) == (2, 0, 0)
+    assert match.submissions.get().error_code == "score-mismatch"
+
+
+@pytest.mark.parametrize("cut", [0.3, 0.6, 0.97])
+def test_a_file_cut_off_inside_a_game_is_refused_as_truncated(table25: Table, cut: float) -> None:
+    text = MAT.decode("utf-8")
+    data = text[: int(len(text) * cut)].encode("utf-8")
+    with pytest.raises(RulesError) as error:
+        upload(table25, data)
+    assert error.value.code == "truncated"
+    assert error.value.game is not None
+    assert error.value.move is not None
+    match = table25.refresh()
+    assert (match.score1, match.score2, match.games.count()) == (0, 0, 0)
+    rejected = match.submissions.get()
+    assert (rejected.status, rejected.error_code) == ("rejected", "truncated")
+    assert rejected.error_detail["game"] == error.value.game

@@ -141,8 +141,10 @@ def corrupt(record: MatchRecord, how: str) -> tuple[MatchRecord, int, Action | N
         games = list(record.games)
         games[g] = wrong
         return replace(record, games=tuple(games)), g + 1, None
-    if how == "game-not-finished":
-        g = len(record.games) - 1
+    if how in ("game-not-finished", "truncated"):
+        # a game stopped half way: in the middle of the file it is not finished; as the
+        # last game the file ends inside it, cut off
+        g = len(record.games) - 1 if how == "truncated" else len(record.games) // 2
         game = record.games[g]
         cut = _rolls(game)[len(_rolls(game)) // 2]
         games = list(record.games)
@@ -151,7 +153,14 @@ def corrupt(record: MatchRecord, how: str) -> tuple[MatchRecord, int, Action | N
     raise AssertionError(how)
 
 
-KINDS = ["illegal-move", "bad-dice", "points-mismatch", "score-mismatch", "game-not-finished"]
+KINDS = [
+    "illegal-move",
+    "bad-dice",
+    "points-mismatch",
+    "score-mismatch",
+    "game-not-finished",
+    "truncated",
+]
 SAMPLE = [s for s in STEMS if len(EXPECTED[s]["games"]) >= 3][::3]
 
 
@@ -184,7 +193,7 @@ def test_corrupted_copies_are_rejected_with_code_and_place(stem: str, how: str, 
         )
         assert (error["move"], error["side"]) == (located.move, bad.side)
     elif how == "score-mismatch":
-        assert error["move"] is None
+        assert error["move"] == 0  # the game's score line, before its first move
     else:
         assert error["move"] == reread.actions[-1].move
 

@@ -15,7 +15,6 @@ from matches.rules.errors import (
     DoubleInCrawford,
     DoubleNotOwner,
     GameAfterMatchEnd,
-    GameNotFinished,
     HollandViolation,
     IllegalMove,
     MoneyOptionInMatch,
@@ -24,6 +23,7 @@ from matches.rules.errors import (
     ResultMismatch,
     RulesError,
     ScoreMismatch,
+    Truncated,
 )
 from matches.rules.match import (
     DoubleReport,
@@ -321,7 +321,9 @@ def test_a_dropped_double_ends_the_game() -> None:
         ),
         ("  1) 31: 8/5 6/5                 52: 13/8 13/10\n", IllegalMove, 1, 1),
         ("  1) 31: 8/5 6/5                 52:\n  2) 21: 13/11 6/5\n", IllegalMove, 1, 1),
-        ("  1) 31: 8/5 6/5                 52: 13/8 13/11\n", GameNotFinished, 1, None),
+        ("  1) 31: 8/5 6/5                 52: 13/8 13/11\n", Truncated, 1, None),
+        ("  1) 31: 8/5 6/5                 52: 13/8 13/1", Truncated, 1, None),
+        ("  1) 31: 8/5 6/5                 52: 13/8 13/11\n  2) 6", Truncated, 2, None),
         ("  1) 31: 8/5 6/5                  Doubles => 2\n  2) 52: 13/8 13/11\n", OutOfTurn, 2, 0),
         (
             "  1) 31: 8/5 6/5                  Doubles => 2\n  2)  Takes                      52: 13/8 13/11\n  3) 42: 8/4 6/4                  Doubles => 4\n",

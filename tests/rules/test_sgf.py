@@ -35,7 +35,7 @@ def test_letters_count_from_each_sides_own_home() -> None:
 
 def test_bar_off_and_a_dance() -> None:
     text = HEAD + "PW[A]PB[B]\n;B[21lnab]\n;W[64yteb]\n;B[66]\n;W[31czaz])"
-    actions = read_sgf(text).games[0].actions
+    actions = parse_sgf(text).games[0].actions
     assert actions[1] == RollPlay(0, (6, 4), "25/20 5/2", 2)
     assert actions[2] == RollPlay(1, (6, 6), "", 2)
     assert actions[3] == RollPlay(0, (3, 1), "3/0 1/0", 3)
@@ -72,8 +72,6 @@ def test_names_with_escapes_round_trip() -> None:
     [
         ("", "no game tree"),
         ("x", "expected '('"),
-        ("(;GM[6]", "')' is missing"),
-        ("(;GM[6]PW[abc", "']' is missing"),
         ("(;GM[1])", "is not backgammon"),
         ("(;FF[4])", "no GM property"),
         (HEAD + ";W[52mh!v])", "not an SGF move"),
@@ -86,6 +84,23 @@ def test_names_with_escapes_round_trip() -> None:
 def test_errors(text: str, message: str) -> None:
     with pytest.raises(ParseError, match=re.escape(message)):
         read_sgf(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "move"),
+    [
+        ("(", 0),
+        ("(;GM[6]", 0),
+        ("(;GM[6]MI[length:5]PW[abc", 0),
+        (HEAD + "RE[W+1];W[52mhxv];B[21ln", 1),
+        (HEAD + "RE[W+1R];W[52mhxv];B[21lnab]", 1),  # a resignation stated, the tree cut
+        (HEAD + "PW[A]PB[B];W[52mhxv];B[21lnab])", 1),  # no result: not over
+        (HEAD + "PW[A]PB[B];W[52mh", 1),
+    ],
+)
+def test_a_file_that_ends_inside_a_game_is_truncated(text: str, move: int) -> None:
+    error = check_match_data(text).errors[0]
+    assert (error["code"], error["game"], error["move"]) == ("truncated", 1, move)
 
 
 def test_later_games_must_be_of_the_same_match() -> None:
@@ -159,5 +174,7 @@ def test_a_broken_later_game_comes_after_the_errors_before_it() -> None:
     assert (error["code"], error["game"]) == ("illegal-move", 1)
     good = illegal.replace("xw", "xv")
     error = check_match_data(good + broken).errors[0]
-    assert (error["code"], error["game"]) == ("parse-error", 2)
-    assert "']' is missing" in error["message"]
+    assert (error["code"], error["game"], error["move"]) == ("score-mismatch", 2, 0)
+    # the score line is right: the file ends inside game 2, at its first move
+    error = check_match_data(good + broken.replace("bs:0", "bs:1")).errors[0]
+    assert (error["code"], error["game"], error["move"]) == ("truncated", 2, 1)

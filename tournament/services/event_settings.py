@@ -18,19 +18,15 @@ from django.utils import timezone
 
 from matches.errors import refuse
 from tournament import page_cache
-from tournament.models import Event, Round
+from tournament.models import Event
 from tournament.services.auto_start import event_matches_start_ready
 from tournament.services.common import event_lock
 from tournament.services.events import (
-    ELIMINATION,
-    check_clock,
-    check_entry_fee,
-    check_feed,
-    check_match_lengths,
-    check_payout_split,
-    check_start_matches,
     check_tiebreaks,
+    derived_kind,
     pending_rounds_relength,
+    spec_relations,
+    spec_values,
 )
 from tournament.services.rounds import league_finish_if_done
 
@@ -150,7 +146,7 @@ def event_update(
             event_lock(source.pk)
         event_lock(event.pk)
         event = Event.objects.select_related("tournament", "feeds_from").get(pk=event.pk)
-        new = _checked(event, wanted)
+        new = spec_values(wanted, lambda: _kind_if_none(event, wanted))
         changed = {field: value for field, value in new.items() if value != _current(event, field)}
         locked = event_locked_settings(event)
         for field in changed:
@@ -162,7 +158,12 @@ def event_update(
                 )
         if not changed:
             return event
-        _check_together(event, changed)
+        spec_relations(
+            tournament=event.tournament,
+            changed=changed,
+            after=lambda field: changed[field] if field in changed else _current(event, field),
+            event=event,
+        )
         was_fed_by = event.feeds_from_id
         for field, value in changed.items():
             setattr(event, "feeds_from_id" if field == "feeds_from" else field, value)
@@ -191,105 +192,8 @@ def _current(event: Event, field: str) -> object:
     return list(value) if isinstance(value, list | tuple) else value
 
 
-def _checked(event: Event, wanted: dict[str, Any]) -> dict[str, Any]:
-    """Each given value in its stored shape, refused when it is not a valid value."""
-    new: dict[str, Any] = {}
-    for field, value in wanted.items():
-        if field == "name":
-            value = (value or "").strip()
-            if not value:
-                raise refuse("An event needs a name.", code="invalid", field="name")
-        elif field == "kind":
-            if value is None:  # derived from the feed and format, as at creation
-                value = _derived_kind(event, wanted)
-            if value not in Event.Kind.values:
-                raise refuse(f"Unknown kind {value!r}.", code="invalid", field="kind")
-        elif field == "format" and value not in Event.Format.values:
-            raise refuse(f"Unknown format {value!r}.", code="invalid", field="format")
-        elif field == "match_lengths":
-            value = check_match_lengths(list(value))
-        elif field == "rounds_planned" and value is not None:
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 50:
-                raise refuse(
-                    "A Swiss event has 1 to 50 rounds.", code="invalid", field="rounds_planned"
-                )
-        elif field == "feeds_from":
-            value = value.pk if value is not None else None
-        elif field == "feed_rounds":
-            value = sorted(value or [])
-        elif field == "clock":
-            value = check_clock(list(value or []))
-        elif field == "tiebreaks":
-            value = check_tiebreaks(list(value or []))
-        elif field == "entry_fee":
-            check_entry_fee(value)
-        elif field == "payout_split":
-            value = check_payout_split(list(value or []))
-        elif field == "start_matches":
-            value = check_start_matches(value)
-        elif field == "deadline_rule" and value not in Event.DeadlineRule.values:
-            raise refuse(f"Unknown deadline rule {value!r}.", code="invalid", field="deadline_rule")
-        new[field] = value
-    return new
-
-
-def _derived_kind(event: Event, wanted: dict[str, Any]) -> str:
-    feeds_from = wanted.get("feeds_from", event.feeds_from)
-    event_format = wanted.get("format", event.format)
-    if feeds_from is not None:
-        return str(Event.Kind.CONSOLATION)
-    if event_format in ELIMINATION:
-        return str(Event.Kind.MAIN)
-    return str(Event.Kind.SIDE)
-
-
-def _check_together(event: Event, changed: dict[str, Any]) -> None:
-    """Settings that depend on one another, as they will be after the change."""
-
-    def after(field: str) -> Any:
-        return changed[field] if field in changed else _current(event, field)
-
-    if after("holland") and not after("crawford"):
-        raise refuse(
-            "The Holland rule only applies after a Crawford game: turn Crawford on.",
-            code="holland-needs-crawford",
-            field="holland",
-        )
-    event_format = after("format")
-    if (
-        {"rounds_planned", "format"} & set(changed)
-        and after("rounds_planned") is not None
-        and event_format != Event.Format.SWISS
-    ):
-        raise refuse(
-            "The number of rounds is set for Swiss events only; elimination and round "
-            "robin events follow from the field.",
-            code="invalid",
-            field="rounds_planned",
-        )
-    if "rounds_planned" in changed and changed["rounds_planned"] is not None:
-        paired = event.rounds.filter(bracket=Round.Bracket.MAIN).count()
-        if changed["rounds_planned"] < paired:
-            raise refuse(
-                f"{event.name} has paired {paired} rounds already: it cannot have fewer.",
-                code="invalid",
-                field="rounds_planned",
-            )
-    feeds_from_id = after("feeds_from")
-    feed_rounds = after("feed_rounds")
-    if feeds_from_id is None:
-        if feed_rounds:
-            raise refuse(
-                "Fed rounds need the event they come from.", code="bad-feed", field="feeds_from"
-            )
-        if after("kind") == Event.Kind.CONSOLATION:
-            raise refuse(
-                "A Consolation needs the Main that feeds it.", code="bad-feed", field="feeds_from"
-            )
-    elif {"feeds_from", "feed_rounds", "format"} & set(changed):
-        if feeds_from_id == event.pk:
-            raise refuse("An event cannot feed itself.", code="bad-feed", field="feeds_from")
-        source = Event.objects.get(pk=feeds_from_id)  # locked by event_update
-        changed["feed_rounds"] = check_feed(
-            event.tournament, source, feed_rounds, event_format, fed_event_id=event.pk
-        )
+def _kind_if_none(event: Event, wanted: dict[str, Any]) -> str:
+    """The kind derived from the feed and format as they will be, as at creation."""
+    return derived_kind(
+        wanted.get("feeds_from", event.feeds_from), wanted.get("format", event.format)
+    )

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from decimal import Decimal
 from typing import Any
 
@@ -10,7 +11,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.text import slugify
 
-from matches.errors import refuse
+from matches.errors import AppError, refuse
 from matches.models import Match
 from tournament import page_cache
 from tournament.models import Event, Round, Tournament
@@ -211,66 +212,34 @@ def event_create(
     ``rounds`` is the number of Swiss rounds (default: enough to find a winner,
     chosen at the draw). ``tiebreaks`` are names known to ``formats.standings``.
     """
-    name = (name or "").strip()
-    if not name:
-        raise refuse("An event needs a name.", code="invalid", field="name")
-    if format not in Event.Format.values:
-        raise refuse(
-            f"Unknown format {format!r}: choose one of {', '.join(Event.Format.values)}.",
-            code="invalid",
-            field="format",
-        )
-    lengths = check_match_lengths(list(match_lengths))
-    if holland and not crawford:
-        raise refuse(
-            "The Holland rule only applies after a Crawford game: turn Crawford on.",
-            code="holland-needs-crawford",
-            field="holland",
-        )
-    if rounds is not None:
-        if format != Event.Format.SWISS:
-            raise refuse(
-                "The number of rounds is set for Swiss events only; elimination and round "
-                "robin events follow from the field.",
-                code="invalid",
-                field="rounds",
-            )
-        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 50:
-            raise refuse("A Swiss event has 1 to 50 rounds.", code="invalid", field="rounds")
-    fed_rounds: list[int] = []
-    if feeds_from is not None:
-        fed_rounds = check_feed(tournament, feeds_from, feed_rounds, format)
-    elif feed_rounds:
-        raise refuse("Fed rounds need the event they come from.", code="bad-feed", field="feeds")
-    if kind is None:
-        if feeds_from is not None:
-            kind = Event.Kind.CONSOLATION
-        elif format in ELIMINATION:
-            kind = Event.Kind.MAIN
-        else:
-            kind = Event.Kind.SIDE
-    if kind not in Event.Kind.values:
-        raise refuse(f"Unknown kind {kind!r}.", code="invalid", field="kind")
-    if kind == Event.Kind.CONSOLATION and feeds_from is None:
-        raise refuse(
-            "A Consolation needs the Main that feeds it (feeds.from and feeds.rounds).",
-            code="bad-feed",
-            field="feeds",
-        )
-    if deadline_rule not in Event.DeadlineRule.values:
-        raise refuse(
-            f"Unknown deadline rule {deadline_rule!r}.", code="invalid", field="deadline_rule"
-        )
-    check_start_matches(start_matches)
-    checked_tiebreaks = check_tiebreaks(tiebreaks)
-    checked_clock = check_clock(clock)
-    split = check_payout_split(payout_split)
-    check_entry_fee(entry_fee)
+    wanted = {
+        "name": name,
+        "kind": kind,
+        "format": format,
+        "match_lengths": match_lengths,
+        "crawford": crawford,
+        "holland": holland,
+        "rounds_planned": rounds,
+        "feeds_from": feeds_from,
+        "feed_rounds": feed_rounds,
+        "clock": clock,
+        "tiebreaks": tiebreaks,
+        "entry_fee": entry_fee,
+        "payout_split": payout_split,
+        "deadline_rule": deadline_rule,
+        "start_matches": start_matches,
+    }
+    with _named_as_created():
+        spec = spec_values(wanted, lambda: derived_kind(feeds_from, format))
+        spec_relations(tournament=tournament, changed=spec, after=spec.get, feeding=feeds_from)
+    name, kind, lengths = spec["name"], spec["kind"], spec["match_lengths"]
+    fed_rounds = spec["feed_rounds"]
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         if feeds_from is not None:
             feeds_from = Event.objects.select_for_update(no_key=True).get(pk=feeds_from.pk)
-            fed_rounds = check_feed(tournament, feeds_from, fed_rounds, format)
+            with _named_as_created():
+                fed_rounds = check_feed(tournament, feeds_from, fed_rounds, format)
         position = (tournament.events.aggregate(top=Max("position"))["top"] or 0) + 1
         event = Event(
             tournament=tournament,
@@ -281,21 +250,37 @@ def event_create(
             match_lengths=lengths,
             crawford=crawford,
             holland=holland,
-            clock=checked_clock,
+            clock=spec["clock"],
             entry_fee=entry_fee,
-            payout_split=split,
+            payout_split=spec["payout_split"],
             feeds_from=feeds_from,
             feed_rounds=fed_rounds,
-            rounds_planned=rounds,
-            tiebreaks=checked_tiebreaks,
-            deadline_rule=deadline_rule,
-            start_matches=start_matches,
+            rounds_planned=spec["rounds_planned"],
+            tiebreaks=spec["tiebreaks"],
+            deadline_rule=spec["deadline_rule"],
+            start_matches=spec["start_matches"],
             position=position,
         )
         event.full_clean(exclude=["champion"])
         event.save()
         page_cache.invalidate_event_on_commit(event.pk, tournament.pk)
     return event
+
+
+#: The name each setting has at creation where it differs from the model's field.
+CREATION_NAMES = {"rounds_planned": "rounds", "feeds_from": "feeds", "feed_rounds": "feeds"}
+
+
+@contextmanager
+def _named_as_created() -> Iterator[None]:
+    """Refusals at creation name the settings as ``event_create`` takes them."""
+    try:
+        yield
+    except AppError as err:
+        field = err.detail.get("field")
+        if field in CREATION_NAMES:
+            err.detail["field"] = CREATION_NAMES[field]
+        raise
 
 
 def check_start_matches(value: object) -> str:
@@ -329,6 +314,150 @@ def check_tiebreaks(tiebreaks: Sequence[str] | None) -> list[str]:
     if len(set(tiebreaks)) != len(tiebreaks):
         raise refuse("A tie-break is named twice.", code="invalid", field="tiebreaks")
     return list(tiebreaks)
+
+
+# -- the one check of an event's settings (creation and every later change) ----------
+#
+# ``spec_values`` checks each value given and returns it in its stored shape (the
+# model's field names); ``spec_relations`` then checks the settings that depend on one
+# another, as they will be once the values are applied.
+
+
+#: Most Swiss rounds an event may plan.
+MAX_ROUNDS = 50
+
+
+def derived_kind(feeds_from: object, event_format: object) -> str:
+    """The kind an event takes when none is given: from its feed and format.
+
+    >>> derived_kind(None, Event.Format.SWISS)
+    'side'
+    """
+    if feeds_from is not None:
+        return str(Event.Kind.CONSOLATION)
+    if event_format in ELIMINATION:
+        return str(Event.Kind.MAIN)
+    return str(Event.Kind.SIDE)
+
+
+def spec_values(wanted: dict[str, Any], kind_if_none: Callable[[], str]) -> dict[str, Any]:
+    """Each given value in its stored shape, refused when it is not a valid value.
+
+    ``kind`` ``None`` means the kind that ``kind_if_none`` derives; ``feeds_from`` (an
+    event or ``None``) becomes its id.
+    """
+    new: dict[str, Any] = {}
+    for field, value in wanted.items():
+        if field == "name":
+            value = (value or "").strip()
+            if not value:
+                raise refuse("An event needs a name.", code="invalid", field="name")
+        elif field == "kind":
+            if value is None:
+                value = kind_if_none()
+            if value not in Event.Kind.values:
+                raise refuse(f"Unknown kind {value!r}.", code="invalid", field="kind")
+        elif field == "format" and value not in Event.Format.values:
+            raise refuse(
+                f"Unknown format {value!r}: choose one of {', '.join(Event.Format.values)}.",
+                code="invalid",
+                field="format",
+            )
+        elif field == "match_lengths":
+            value = check_match_lengths(list(value))
+        elif field == "rounds_planned" and value is not None:
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int)
+                or not 1 <= value <= MAX_ROUNDS
+            ):
+                raise refuse(
+                    f"A Swiss event has 1 to {MAX_ROUNDS} rounds.",
+                    code="invalid",
+                    field="rounds_planned",
+                )
+        elif field == "feeds_from":
+            value = value.pk if value is not None else None
+        elif field == "feed_rounds":
+            value = sorted(value or [])
+        elif field == "clock":
+            value = check_clock(list(value or []))
+        elif field == "tiebreaks":
+            value = check_tiebreaks(list(value or []))
+        elif field == "entry_fee":
+            check_entry_fee(value)
+        elif field == "payout_split":
+            value = check_payout_split(list(value or []))
+        elif field == "start_matches":
+            value = check_start_matches(value)
+        elif field == "deadline_rule" and value not in Event.DeadlineRule.values:
+            raise refuse(f"Unknown deadline rule {value!r}.", code="invalid", field="deadline_rule")
+        new[field] = value
+    return new
+
+
+def spec_relations(
+    *,
+    tournament: Tournament,
+    changed: dict[str, Any],
+    after: Callable[[str], Any],
+    event: Event | None = None,
+    feeding: Event | None = None,
+) -> None:
+    """Settings that depend on one another, as they will be after ``changed``.
+
+    ``after(field)`` is a setting's value once the change is made; ``event`` is the
+    event changed (``None`` at creation) and ``feeding`` the feeding event when the
+    caller holds it already. ``changed["feed_rounds"]`` becomes the checked fed rounds.
+    """
+    if after("holland") and not after("crawford"):
+        raise refuse(
+            "The Holland rule only applies after a Crawford game: turn Crawford on.",
+            code="holland-needs-crawford",
+            field="holland",
+        )
+    event_format = after("format")
+    if (
+        {"rounds_planned", "format"} & set(changed)
+        and after("rounds_planned") is not None
+        and event_format != Event.Format.SWISS
+    ):
+        raise refuse(
+            "The number of rounds is set for Swiss events only; elimination and round "
+            "robin events follow from the field.",
+            code="invalid",
+            field="rounds_planned",
+        )
+    if event is not None and changed.get("rounds_planned") is not None:
+        paired = event.rounds.filter(bracket=Round.Bracket.MAIN).count()
+        if changed["rounds_planned"] < paired:
+            raise refuse(
+                f"{event.name} has paired {paired} rounds already: it cannot have fewer.",
+                code="invalid",
+                field="rounds_planned",
+            )
+    feeds_from_id = after("feeds_from")
+    feed_rounds = after("feed_rounds")
+    if feeds_from_id is None:
+        if feed_rounds:
+            raise refuse(
+                "Fed rounds need the event they come from.", code="bad-feed", field="feeds_from"
+            )
+        if after("kind") == Event.Kind.CONSOLATION:
+            raise refuse(
+                "A Consolation needs the Main that feeds it.", code="bad-feed", field="feeds_from"
+            )
+    elif {"feeds_from", "feed_rounds", "format"} & set(changed):
+        if event is not None and feeds_from_id == event.pk:
+            raise refuse("An event cannot feed itself.", code="bad-feed", field="feeds_from")
+        source = feeding if feeding is not None else Event.objects.get(pk=feeds_from_id)
+        changed["feed_rounds"] = check_feed(
+            tournament,
+            source,
+            feed_rounds,
+            event_format,
+            fed_event_id=event.pk if event is not None else None,
+        )
 
 
 def pending_rounds_relength(event: Event) -> None:

@@ -1,4 +1,4 @@
-"""``python manage.py checkmatch [--json] [--holland] [--no-crawford] [--jacoby] FILE...``
+"""``python manage.py checkmatch [--json] [--holland] [--no-crawford] [--jacoby] [--start-score A-B] FILE...``
 
 Checks .mat and .sgf match files against the rules; exits 0 when every file is
 valid, 1 when any is not, 2 on a usage or read error. The checking itself is the
