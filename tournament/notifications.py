@@ -14,6 +14,7 @@ from celery import shared_task
 from django.conf import settings
 from django.core.cache import cache
 from django.core.mail import EmailMessage, mailers
+from django.db import InterfaceError, OperationalError
 
 from matches.models import Match
 from tournament.models import Entry, PlayerLink, Tournament, User
@@ -88,11 +89,18 @@ def match_ready_message(match: Match, entry: Entry, opponent: Entry) -> EmailMes
     )
 
 
-#: How an email task runs: retried with backoff while the mail server is unreachable, and
-#: acknowledged only once done, so a worker lost mid-send leaves it queued.
+#: How an email task runs: retried with backoff while the mail server or the database is
+#: unreachable (a PgBouncer or PostgreSQL restart), and acknowledged only once done, so a
+#: worker lost mid-send leaves it queued.
 EMAIL_TASK: dict[str, Any] = {
     "bind": True,
-    "autoretry_for": (SMTPException, ConnectionError, TimeoutError),
+    "autoretry_for": (
+        SMTPException,
+        ConnectionError,
+        TimeoutError,
+        OperationalError,
+        InterfaceError,
+    ),
     "retry_backoff": 5,
     "retry_backoff_max": 300,
     "max_retries": 6,
@@ -141,12 +149,11 @@ def notify_match_ready(self: object, match_id: int) -> int:
 
 
 def notify_on_commit(match_ids: list[int]) -> None:
-    """Queue the "your match is ready" notices once the caller's transaction commits."""
-    from django.db import transaction
+    """Write the "your match is ready" notices to the outbox, in the caller's transaction:
+    sent by a worker once it commits, and sent still if a node dies or the database blips."""
+    from tournament import outbox
 
-    ids = list(match_ids)
-    if ids:
-        transaction.on_commit(lambda: [notify_match_ready.delay(pk) for pk in ids])
+    outbox.enqueue_many(notify_match_ready.name, [[pk] for pk in match_ids])
 
 
 def player_link_message(link: PlayerLink) -> EmailMessage:

@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+from tournament import outbox
 from tournament.models import Player, Tournament, User
 from tournament.services.common import integrity_as, refuse
 
@@ -207,8 +208,7 @@ def _may_hold_link(user: User, by: User | None) -> bool:
 def _email_link_on_commit(*, tournament: Tournament, user: User, by: User | None) -> None:
     from tournament.notifications import notify_director_invite
 
-    ids = (tournament.pk, user.pk, getattr(by, "pk", None))
-    transaction.on_commit(lambda: notify_director_invite.delay(*ids))
+    outbox.enqueue(notify_director_invite.name, tournament.pk, user.pk, getattr(by, "pk", None))
 
 
 def _check_directs(tournament: Tournament, user: User) -> None:

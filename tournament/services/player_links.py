@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from tournament import outbox
 from tournament.models import Entry, PlayerLink, Tournament, User, new_report_key
 
 log = logging.getLogger(__name__)
@@ -116,6 +117,6 @@ def player_links_email(*, tournament: Tournament, by: User | None = None) -> Lin
         else:
             queued += 1
             ids.append(link.pk)
-    transaction.on_commit(lambda: [notify_player_link.delay(pk) for pk in ids])
+    outbox.enqueue_many(notify_player_link.name, [[pk] for pk in ids])
     log.info("player links queued for %d players of tournament %s", queued, tournament.pk)
     return LinksMailed(queued=queued, no_email=no_email, opted_out=opted_out)
