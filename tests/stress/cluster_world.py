@@ -54,7 +54,8 @@ def build() -> dict[str, Any]:
         services.entry_register(event=main, player=player)
     services.draw_make(event=main, method="manual", order=[p.pk for p in players])
     first = main.rounds.get(bracket=Round.Bracket.MAIN, number=1)
-    services.round_start(round_=first)
+    if first.status == Round.Status.PENDING:
+        services.round_start(round_=first)
     round_tables_assign(round_=first)
     return {
         "events": [main.pk, consolation.pk],

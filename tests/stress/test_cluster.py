@@ -54,8 +54,8 @@ def world(cluster: Cluster, *argv: str) -> Any:
         env={**cluster.env, "DATABASE_URL": cluster.direct_url, "DATABASE_POOL_MODE": "session"},
         capture_output=True,
         text=True,
-        check=True,
     )
+    assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
