@@ -4,7 +4,7 @@ Run as ``python -m tests.stress.cluster_world build|check <json>`` with the clus
 environment (``DATABASE_URL`` the direct database address): the test process keeps its
 own Django database, so this side runs in a subprocess and answers in JSON.
 
-``build``: a 16-player Main (5-point matches, round 1 started, tables numbered) feeding
+``build [players length]``: a 16-player Main (5-point matches by default, round 1 started, tables numbered) feeding
 a Consolation from its rounds 1-2, both opening each match as soon as its players are
 known; every player has an account and a token and an address, and is emailed. Prints
 the event ids, the director's token and each player's token.
@@ -19,7 +19,7 @@ import sys
 from typing import Any
 
 
-def build() -> dict[str, Any]:
+def build(size: int = 16, length: int = 5) -> dict[str, Any]:
     from django.contrib.auth.hashers import make_password
     from rest_framework.authtoken.models import Token
 
@@ -31,11 +31,11 @@ def build() -> dict[str, Any]:
     director = User.objects.create(username="cluster-director", password=unusable)
     tournament = Tournament.objects.create(name="Cluster Open", slug="cluster-open")
     tournament.directors.add(director)
-    main = services.event_create(tournament=tournament, name="Main", match_lengths=[5])
+    main = services.event_create(tournament=tournament, name="Main", match_lengths=[length])
     consolation = services.event_create(
         tournament=tournament,
         name="Consolation",
-        match_lengths=[5],
+        match_lengths=[length],
         feeds_from=main,
         feed_rounds=[1, 2],
     )
@@ -44,7 +44,7 @@ def build() -> dict[str, Any]:
     )
     tokens = {}
     players = []
-    for i in range(16):
+    for i in range(size):
         user = User.objects.create(username=f"cluster-player-{i}", password=unusable)
         player = Player.objects.create(
             name=f"Cluster Player {i:02d}", email=f"player{i}@example.org", user=user
@@ -117,7 +117,9 @@ def check(event_ids: list[int]) -> dict[str, Any]:
         "invariants": invariants,
         "notices_expected": [
             [m.pk, mine.player.email, theirs.player.name, m.event.name]
-            for m in played.select_related("event", "entry1__player", "entry2__player")
+            for m in played.filter(entry1__isnull=False, entry2__isnull=False).select_related(
+                "event", "entry1__player", "entry2__player"
+            )
             for mine, theirs in ((m.entry1, m.entry2), (m.entry2, m.entry1))
         ],
     }
@@ -128,7 +130,7 @@ def main(argv: list[str]) -> int:
 
     django.setup()
     if argv[0] == "build":
-        print(json.dumps(build()))
+        print(json.dumps(build(*(int(a) for a in argv[1:]))))
     else:
         print(json.dumps(check(json.loads(argv[1])), default=str))
     return 0

@@ -59,6 +59,15 @@ def world(cluster: Cluster, *argv: str) -> Any:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def error_code(response: httpx.Response) -> str:
+    """The API's error code, or the status alone for nginx's own pages (a 502)."""
+    if response.status_code < 400:
+        return ""
+    if not response.headers.get("content-type", "").startswith("application/json"):
+        return "not-json"
+    return str(response.json().get("code", ""))
+
+
 @dataclass
 class Client:
     """Players on their phones, through nginx; every answer is tallied, 5xx are resent."""
@@ -86,7 +95,7 @@ class Client:
                         self.cut_off += 1
                     failed = True
                 else:
-                    code = response.json().get("code", "") if response.status_code >= 400 else ""
+                    code = error_code(response)
                     with self.lock:
                         self.answers[(path.rsplit("/", 2)[-2], response.status_code, code)] += 1
                         if response.status_code >= 500:
