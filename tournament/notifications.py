@@ -108,9 +108,15 @@ EMAIL_TASK: dict[str, Any] = {
 }
 
 
+#: A notice goes out while the match is open: ready, or already in play when the notice
+#: was held up (a node died, the database blipped) and the players found the match
+#: themselves; the email still carries the link they report with.
+NOTIFIED_STATUSES = (Match.Status.READY, Match.Status.PLAYING, Match.Status.REPORTED)
+
+
 @shared_task(**EMAIL_TASK)
 def notify_match_ready(self: object, match_id: int) -> int:
-    """Email both players of a ready match; return how many emails were sent.
+    """Email both players of an open match; return how many emails were sent.
 
     Each player is told once per match and opponent: a repeated task sends nothing more.
     """
@@ -118,7 +124,7 @@ def notify_match_ready(self: object, match_id: int) -> int:
         Match.objects.select_related(
             "event__tournament", "round", "entry1__player", "entry2__player"
         )
-        .filter(pk=match_id, status=Match.Status.READY)
+        .filter(pk=match_id, status__in=NOTIFIED_STATUSES)
         .first()
     )
     if match is None or match.entry1 is None or match.entry2 is None:

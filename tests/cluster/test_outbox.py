@@ -119,3 +119,24 @@ def test_a_database_error_while_emailing_is_retried_until_the_player_is_told(
 
 def test_a_row_published_again_waits_longer_each_time() -> None:
     assert [outbox.lease(n).total_seconds() for n in (1, 2, 3, 10)] == [5, 10, 20, 300]
+
+
+def test_a_notice_held_up_until_the_match_is_under_way_still_goes_out(
+    bracket: Bracket, monkeypatch: pytest.MonkeyPatch, mailoutbox
+) -> None:
+    win(bracket, bracket.first)
+    mailoutbox.clear()
+    # Nothing is published after a commit (the drain still publishes what it finds).
+    monkeypatch.setattr(outbox, "publish", lambda ids: None)
+    win(bracket, bracket.second)
+    time_passes()
+    drain_outbox()  # the advance runs; the final's notice is written, not published
+    assert OutboxTask.objects.filter(task__endswith="notify_match_ready").exists()
+    assert mailoutbox == []
+    final = Match.objects.get(pk=bracket.final.pk)
+    answer = game(bracket.link_client(final, 1), final, winner=final.entry1.player_id, cube=2)
+    assert answer.status_code == 201, answer.json()
+    assert Match.objects.get(pk=final.pk).status == "playing"  # the players found it first
+    time_passes()
+    drain_outbox()
+    assert sorted(m.to[0] for m in mailoutbox) == finalists(bracket)

@@ -17,7 +17,6 @@ What must hold is asserted at the end, and the figures go to stdout (bench/RESUL
 
 from __future__ import annotations
 
-import email
 import json
 import os
 import re
@@ -271,17 +270,14 @@ def beat_sends(log: str, since: float, until: float) -> list[tuple[float, str]]:
 
 
 def sent_notices(text: str) -> set[tuple[str, str, str]]:
-    """(address, opponent, event) of every "your next match" email the console printed."""
+    """(address, opponent, event) of every "your next match" email the console printed
+    (the worker logs each message's first line with a prefix of its own)."""
     found = set()
-    for chunk in re.split(r"^-{79}$", text, flags=re.M):
-        start = chunk.find("Content-Type:")
-        if start < 0:
-            continue
-        message = email.message_from_string(chunk[start:])
-        subject = " ".join(str(message.get("Subject", "")).split())
-        matched = re.match(r"Your next match: (.+?) \(([^,]+), ", subject)
-        if matched and message.get("To"):
-            found.add((str(message["To"]), matched.group(1), matched.group(2)))
+    for chunk in re.split(r"(?=Content-Type: text/plain)", text):
+        subject = re.search(r"^Subject: Your next match: (.+?) \(([^,]+), ", chunk, flags=re.M)
+        to = re.search(r"^To: (\S+)$", chunk, flags=re.M)
+        if subject and to:
+            found.add((to.group(1), subject.group(1), subject.group(2)))
     return found
 
 
