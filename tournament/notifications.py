@@ -128,6 +128,8 @@ def notify_match_ready(self: object, match_id: int) -> int:
         .first()
     )
     if match is None or match.entry1 is None or match.entry2 is None:
+        if Match.objects.filter(pk=match_id, status=Match.Status.COMPLETE).exists():
+            log.info("match %s was played before its notice could go out: none sent", match_id)
         return 0
     messages = []
     keys = []
