@@ -18,7 +18,7 @@ The client runs on the same two shared cores as the servers (asyncio, one proces
 the figures are a floor for a node with cores of its own. Absolute rates move with the
 other sessions' load; the step where p99 crosses 100 ms is read in the same run.
 
-    .venv/bin/python bench/bench_cluster_pollers.py [--steps 0,200,400,800,1600] [--seconds 8]
+    .venv/bin/python bench/bench_cluster_pollers.py [--steps 0,100,200,400,800] [--seconds 8] [--reports 1]
 """
 
 from __future__ import annotations
@@ -133,7 +133,10 @@ async def step(base: str, pollers: int, rate: float, seconds: float, reports: Re
     }
 
 
-async def page_views(base: str, path: str, clients: int, seconds: float) -> float:
+async def closed_loops(
+    base: str, path: str, clients: int, seconds: float, expect: int = 200
+) -> float:
+    """Answers ``expect`` a second to ``clients`` closed loops asking ``path``."""
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         until = time.monotonic() + seconds
         done = 0
@@ -142,7 +145,7 @@ async def page_views(base: str, path: str, clients: int, seconds: float) -> floa
             nonlocal done
             while time.monotonic() < until:
                 answer = await http.get(path, headers={"Accept-Encoding": "gzip"})
-                done += answer.status_code == 200
+                done += answer.status_code == expect
 
         await asyncio.gather(*(loop() for _ in range(clients)))
     return done / seconds
@@ -150,9 +153,9 @@ async def page_views(base: str, path: str, clients: int, seconds: float) -> floa
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--steps", default="0,200,400,800,1600")
+    parser.add_argument("--steps", default="0,100,200,400,800")
     parser.add_argument("--seconds", type=float, default=8.0)
-    parser.add_argument("--reports", type=float, default=4.0, help="game reports a second")
+    parser.add_argument("--reports", type=float, default=1.0, help="game reports a second")
     parser.add_argument("--clients", type=int, default=8)
     args = parser.parse_args()
     cluster = Cluster().start()
@@ -169,6 +172,19 @@ def main() -> int:
         html = httpx.get(node + page).text
         version = VERSION.search(html)
         live = page + "live/"
+        current = version.group(1) if version else ""
+        # The node alone, no reports: what one poll costs answered 204 (the version
+        # holds) and answered with the fragment (it moved), and the cached page.
+        solo = {
+            "poll_204_per_s": asyncio.run(
+                closed_loops(node, f"{live}?v={current}", args.clients, args.seconds, 204)
+            ),
+            "poll_fragment_per_s": asyncio.run(
+                closed_loops(node, f"{live}?v=stale", args.clients, args.seconds)
+            ),
+            "page_views_per_s": asyncio.run(closed_loops(node, page, args.clients, args.seconds)),
+        }
+        print(json.dumps({k: round(v, 1) for k, v in solo.items()}), flush=True)
         rows = []
         for pollers in [int(n) for n in args.steps.split(",")]:
             row = asyncio.run(
@@ -180,14 +196,17 @@ def main() -> int:
                 json.dumps({k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()}),
                 flush=True,
             )
-        views = asyncio.run(page_views(node, page, args.clients, args.seconds))
     finally:
         cluster.stop()
     held = [r["pollers"] for r in rows if r["report_p99_ms"] < 100 and not r["poll_errors"]]
     print(f"node: gunicorn {NODE_WORKERS} sync workers; reports {args.reports:g}/s open loop")
     print(f"pollers held with report p99 < 100 ms: {max(held) if held else 0} "
           f"(= {max(held) / POLL_EVERY if held else 0:.0f} polls/s)")  # fmt: skip
-    print(f"cached bracket page: {views:.0f} views/s ({args.clients} closed loops)")
+    print(
+        f"alone, {args.clients} closed loops: {solo['poll_204_per_s']:.0f} polls/s answered 204, "
+        f"{solo['poll_fragment_per_s']:.0f} fragments/s, {solo['page_views_per_s']:.0f} cached "
+        "bracket views/s"
+    )
     return 0
 
 

@@ -126,8 +126,11 @@ def check(event_ids: list[int]) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
+    import os
+
     import django
 
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
     django.setup()
     if argv[0] == "build":
         print(json.dumps(build(*(int(a) for a in argv[1:]))))
