@@ -192,15 +192,21 @@ def restarted(cluster: Cluster, name: str, figures: Figures) -> None:
     figures.note(f"{name}: restarted in {took:.2f} s")
 
 
-def busy_with_advance(part: Part, since: int) -> bool:
-    """Whether the worker received an outbox task after log offset ``since`` that has not
-    finished (its pool child is in it)."""
+def held_task(part: Part, since: int) -> str | None:
+    """The outbox task the worker received after log offset ``since`` and has not finished
+    (its one pool child is in it), if any."""
     text = part.log.read_text(errors="replace")[since:]
     received = re.findall(r"Task tournament\.outbox\.run\[([0-9a-f-]+)\] received", text)
     finished = set(
-        re.findall(r"tournament\.outbox\.run\[([0-9a-f-]+)\] (?:succeeded|failed)", text)
+        re.findall(r"tournament\.outbox\.run\[([0-9a-f-]+)\] (?:succeeded|failed|raised)", text)
     )
-    return any(task not in finished for task in received)
+    waiting = [task for task in received if task not in finished]
+    return waiting[-1] if waiting else None
+
+
+#: A task held this long while the Main's row is locked is a bracket advance waiting for
+#: it: every other follow-up task runs in milliseconds and takes no event lock.
+HELD_FOR = 1.5
 
 
 def worker_killed_holding_an_advance(
@@ -215,11 +221,15 @@ def worker_killed_holding_an_advance(
         held.execute("SELECT 1 FROM tournament_event WHERE id = %s FOR UPDATE", [main_event])
         deadline = time.monotonic() + 60
         victim = None
+        seen: dict[tuple[str, str], float] = {}
         while victim is None and time.monotonic() < deadline:
             for name in ("worker1", "worker2"):
-                if busy_with_advance(cluster.part(name), offsets[name]):
-                    victim = name
-                    break
+                task = held_task(cluster.part(name), offsets[name])
+                if task is not None:
+                    first = seen.setdefault((name, task), time.monotonic())
+                    if time.monotonic() - first >= HELD_FOR:
+                        victim = name
+                        break
             time.sleep(0.1)
         assert victim is not None, "no worker took a bracket advance while the lock was held"
         cluster.part(victim).kill()
