@@ -8,7 +8,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/bgdirector
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 PYTEST := $(BIN)/pytest
 
-.PHONY: venv run serve worker beat test test-sqlite test-services lint bench stress browser-deps deploy-deps clean
+.PHONY: venv run serve worker beat test test-sqlite test-services lint bench stress cluster browser-deps deploy-deps clean
 
 $(BIN)/.installed: requirements.txt requirements/base.txt
 	@test -n "$(PYTHON)" || { echo "No Python 3.12+ found: install python3.12 or set PYTHON=..."; exit 1; }
@@ -26,11 +26,16 @@ browser-deps:
 
 # nginx for tests/security/test_deploy.py: `nginx -t` on deploy/nginx.conf and a run in
 # front of the app, on free ports of its own. nginx-light on Debian 12, else nginx.
+# PgBouncer (Debian's package) for `make cluster` and the cluster test of `make stress`.
 deploy-deps:
 	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { [ "$$(id -u)" = 0 ] && \
 	  (apt-get update -qq && { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light \
 	    || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx; } >/dev/null) \
 	  || echo "!!! nginx is not installed: the nginx tests will be skipped"; }
+	@command -v pgbouncer >/dev/null 2>&1 || test -x /usr/sbin/pgbouncer || { [ "$$(id -u)" = 0 ] && \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer >/dev/null \
+	    && { systemctl disable --now pgbouncer >/dev/null 2>&1 || service pgbouncer stop >/dev/null 2>&1 || true; }) \
+	  || echo "!!! pgbouncer is not installed: make cluster and the cluster stress test cannot run"; }
 
 run: venv
 	DEBUG=1 $(BIN)/python manage.py migrate --no-input
@@ -76,8 +81,17 @@ test-services: venv
 bench: venv
 	$(BIN)/python bench/run_all.py
 
-stress: venv
-	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(PYTEST) -q -m stress
+# The cluster test (tests/stress/test_cluster.py) restarts the machine's PostgreSQL once,
+# as test_pg_restart.py does; CLUSTER_RESTART_POSTGRESQL=0 leaves it alone.
+stress: venv deploy-deps
+	CLUSTER_RESTART_POSTGRESQL=$${CLUSTER_RESTART_POSTGRESQL:-1} \
+	  DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(PYTEST) -q -m stress
+
+# The multi-node topology on loopback for a person to look at (bench/cluster.py): nginx,
+# two gunicorn nodes, PgBouncer in transaction mode, two workers, beat, a private Redis,
+# a database of its own on the local PostgreSQL. Ctrl-C stops it and drops the database.
+cluster: venv deploy-deps
+	$(BIN)/python bench/cluster.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest-worker-*.log

@@ -13,6 +13,10 @@ log = logging.getLogger(__name__)
 #: walkover, bye or a director's correction) commits. Keyword: ``match_id``.
 match_completed = Signal()
 
+#: Sent inside the transaction that completes a match, before it commits (same keywords):
+#: receivers write the follow-up work (outbox rows) that must commit or roll back with it.
+match_completing = Signal()
+
 #: Sent after any accepted change of a match's score or state commits (live pages).
 #: Keywords: ``match_id``, ``event_id``, ``tournament_id`` (``None`` when the sender did
 #: not have it at hand: listeners look it up).
@@ -20,7 +24,10 @@ match_changed = Signal()
 
 
 def announce_match_completed(match_id: int, event_id: int) -> None:
-    """Announce, once the current transaction commits, that a match is complete."""
+    """Announce that a match is complete: ``match_completing`` now, inside the caller's
+    transaction (a receiver's failure fails the transaction), ``match_completed`` once it
+    commits."""
+    match_completing.send(sender=None, match_id=match_id, event_id=event_id)
     transaction.on_commit(
         lambda: _send(match_completed, match_id=match_id, event_id=event_id), robust=True
     )

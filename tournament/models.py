@@ -359,3 +359,26 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id}: {self.rating_before:.1f} -> {self.rating_after:.1f}"
+
+
+class OutboxTask(models.Model):
+    """A Celery task that a transaction decided on, written in that transaction.
+
+    The row commits or rolls back with the change that asked for it; once committed the
+    task is published (``tournament.outbox``), and the row is deleted when the task has
+    run. A row still here at ``available_at`` (web node died before publishing, worker
+    died holding the task, broker or database blip) is published again by the drain.
+    """
+
+    task = models.CharField(max_length=200)
+    args = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+    available_at = models.DateTimeField(db_index=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.task}{tuple(self.args)}"

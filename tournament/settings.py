@@ -87,21 +87,52 @@ TEMPLATES = [
 ]
 
 # Database: SQLite by default; DATABASE_URL for PostgreSQL with persistent connections.
+# DATABASE_POOL_MODE=transaction when DATABASE_URL points at PgBouncer in transaction
+# pooling (deploy/DEPLOY.md): consecutive transactions of one connection may then run on
+# different server sessions, so nothing may outlive a transaction on the server side.
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
+DATABASE_POOL_MODE = os.environ.get("DATABASE_POOL_MODE", "session").strip().lower() or "session"
+if DATABASE_POOL_MODE not in {"session", "transaction"}:
+    raise ValueError("DATABASE_POOL_MODE must be 'session' (the default) or 'transaction'")
+TRANSACTION_POOLING = DATABASE_POOL_MODE == "transaction"
+
+
+def database_options(*, transaction_pooling: bool, prepared: str | None) -> dict[str, object]:
+    """The psycopg OPTIONS for a pool mode and ``DATABASE_PREPARED_STATEMENTS`` (or None).
+
+    Prepared statements live in a server session: on by default, off under transaction
+    pooling unless asked for (PgBouncer 1.21+ with ``max_prepared_statements`` tracks
+    them). ``prepare_threshold: None`` is psycopg's "never prepare"; binding stays on
+    the client then, as PgBouncer needs without that setting.
+    """
+    if prepared is None:
+        wanted = not transaction_pooling
+    else:
+        wanted = prepared.strip().lower() in {"1", "true", "yes", "on"}
+    if wanted:
+        # PostgreSQL binds the parameters, and psycopg prepares a statement once a
+        # connection has run it five times: a game report's lock is planned once per
+        # connection, not per request (bench/RESULTS.md).
+        return {"server_side_binding": True, "prepare_threshold": 5}
+    return {"prepare_threshold": None}
+
+
 if DATABASE_URL:
     DATABASES = {
         "default": dj_database_url.parse(DATABASE_URL, conn_max_age=600, conn_health_checks=True)
     }
-    if os.environ.get("DATABASE_PREPARED_STATEMENTS", "1") == "1":
-        # PostgreSQL binds the parameters, and psycopg prepares a statement once a
-        # connection has run it five times: a game report's lock is planned once per
-        # connection, not per request (bench/RESULTS.md). Set 0 behind PgBouncer's
-        # transaction pooling older than 1.21 (or without max_prepared_statements).
-        DATABASES["default"]["OPTIONS"] = {
-            **DATABASES["default"].get("OPTIONS", {}),
-            "server_side_binding": True,
-            "prepare_threshold": 5,
-        }
+    DATABASES["default"]["OPTIONS"] = {
+        **DATABASES["default"].get("OPTIONS", {}),
+        **database_options(
+            transaction_pooling=TRANSACTION_POOLING,
+            prepared=os.environ.get("DATABASE_PREPARED_STATEMENTS"),
+        ),
+    }
+    if TRANSACTION_POOLING:
+        # Named cursors (.iterator()) are WITH HOLD cursors that outlive their
+        # transaction: Django requires this under transaction pooling. Persistent
+        # client connections stay (PgBouncer multiplexes them), health-checked.
+        DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
     DATABASES["default"]["TEST"] = {
         # One test database per run, so that runs side by side do not collide.
         "NAME": os.environ.get("TEST_DATABASE_NAME", f"test_bgdirector_{os.getpid()}")
@@ -147,7 +178,13 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300, "socket_connect_timeout": 1}
 CELERY_TIMEZONE = "UTC"
+# Two beats started by mistake send each periodic job once: a Redis lock per run
+# (tournament/beat.py), under CACHE_KEY_PREFIX.
+CELERY_BEAT_SCHEDULER = "tournament.beat.SingleRunScheduler"
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # Publishes again the outbox rows left behind (tournament/outbox.py): a dead node's
+    # follow-up work runs within FIRST_LEASE + this period, about 7 s.
+    "drain-outbox": {"task": "tournament.outbox.drain", "schedule": 2.0},
     "sweep-completed-matches": {
         "task": "tournament.tasks.sweep_completed_matches",
         "schedule": 60.0,

@@ -1,12 +1,12 @@
 """What the tournament's services announce: the receivers beside the email tasks
 (``tournament.tasks.notifications``) queue them, so the services import no task.
 
-Each ``announce_*`` sends its signal once the caller's transaction commits.
+Each ``announce_*`` sends its signal inside the caller's transaction: the receivers write
+the work to the outbox (``tournament.outbox``), which commits or rolls back with it.
 """
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.dispatch import Signal
 
 #: Matches became ready to play. Keyword: ``match_ids``.
@@ -24,19 +24,16 @@ def announce_matches_ready(match_ids: list[int]) -> None:
     """Tell the players of ``match_ids`` that their match is ready, once the caller commits."""
     ids = list(match_ids)
     if ids:
-        transaction.on_commit(lambda: matches_ready.send(sender=None, match_ids=ids))
+        matches_ready.send(sender=None, match_ids=ids)
 
 
 def announce_player_links(link_ids: list[int]) -> None:
     """Send the private links ``link_ids`` to their players, once the caller commits."""
     ids = list(link_ids)
-    transaction.on_commit(lambda: player_links_sent.send(sender=None, link_ids=ids))
+    if ids:
+        player_links_sent.send(sender=None, link_ids=ids)
 
 
 def announce_director_invited(tournament_id: int, user_id: int, by_id: int | None) -> None:
     """Send a new director the link to set their password, once the caller commits."""
-    transaction.on_commit(
-        lambda: director_invited.send(
-            sender=None, tournament_id=tournament_id, user_id=user_id, by_id=by_id
-        )
-    )
+    director_invited.send(sender=None, tournament_id=tournament_id, user_id=user_id, by_id=by_id)

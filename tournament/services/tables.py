@@ -16,6 +16,7 @@ from django.utils import timezone
 from matches.errors import refuse
 from matches.models import Match
 from matches.signals import announce_match_changed
+from tournament import outbox
 from tournament.models import Round, Tournament, User
 
 #: The highest table number a director may give.
@@ -123,10 +124,13 @@ def round_tables_assign(*, round_: Round, by: User | None = None) -> list[Match]
 def opened_tables_on_commit(match_ids: Iterable[int]) -> None:
     """Once the caller's transaction commits, seat the matches it opened by themselves
     (auto-start, a player seated in a started round) at tables: see ``opened_tables_assign``.
-    A failure there is logged, not raised: the matches are open, only without a table."""
+
+    Written to the outbox in the caller's transaction and run in this process right after
+    the commit; if this process dies first, or the seating fails (a database blip), the
+    outbox drain has a worker do it. The matches are open meanwhile, only without a table."""
     ids = list(match_ids)
     if ids:
-        transaction.on_commit(lambda: opened_tables_assign(match_ids=ids), robust=True)
+        outbox.enqueue("tournament.tasks.assign_opened_tables", ids, here=True)
 
 
 def opened_tables_assign(*, match_ids: Iterable[int]) -> list[Match]:

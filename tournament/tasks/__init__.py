@@ -12,7 +12,9 @@ from tournament.tasks import (  # noqa: F401
     advance,
     deadlines,
     notifications,
+    outbox,
     pages,
     probe,
     ratings,
+    tables,
 )

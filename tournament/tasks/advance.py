@@ -1,4 +1,5 @@
-"""A complete match moves its bracket on: the receiver queues the task, the sweep catches lost ones.
+"""A complete match moves its bracket on: the receiver writes the task to the outbox in the
+match's own transaction (``tournament.outbox``); the sweep is a last safety net.
 
 Each task is idempotent: running it twice changes nothing more.
 """
@@ -13,6 +14,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from matches import signals
+from tournament import outbox
 
 log = logging.getLogger(__name__)
 
@@ -20,15 +22,10 @@ log = logging.getLogger(__name__)
 SWEEP_GRACE = dt.timedelta(seconds=30)
 
 
-@receiver(signals.match_completed)
+@receiver(signals.match_completing, dispatch_uid="tournament.tasks.advance.queue_match_completed")
 def queue_match_completed(sender: object, *, match_id: int, **kwargs: object) -> None:
-    """Queue the bracket's advance; if the broker is down the periodic sweep picks it up."""
-    try:
-        match_completed.delay(match_id)
-    except Exception:  # the result is stored; the sweep finishes the work later
-        log.warning(
-            "could not queue match_completed(%s); the sweep will retry", match_id, exc_info=True
-        )
+    """Write the bracket's advance to the outbox, in the transaction completing the match."""
+    outbox.enqueue("tournament.tasks.match_completed", match_id)
 
 
 @shared_task(

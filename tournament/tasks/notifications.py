@@ -15,10 +15,11 @@ from celery import shared_task
 from django.conf import settings
 from django.core.cache import cache
 from django.core.mail import EmailMessage, mailers
+from django.db import InterfaceError, OperationalError
 from django.dispatch import receiver
 
 from matches.models import Match
-from tournament import signals
+from tournament import outbox, signals
 from tournament.models import Entry, PlayerLink, Tournament, User
 from tournament.services.directors import set_password_path
 from tournament.services.player_links import player_link_ensure
@@ -91,11 +92,18 @@ def match_ready_message(match: Match, entry: Entry, opponent: Entry) -> EmailMes
     )
 
 
-#: How an email task runs: retried with backoff while the mail server is unreachable, and
-#: acknowledged only once done, so a worker lost mid-send leaves it queued.
+#: How an email task runs: retried with backoff while the mail server or the database is
+#: unreachable (a PgBouncer or PostgreSQL restart), and acknowledged only once done, so a
+#: worker lost mid-send leaves it queued.
 EMAIL_TASK: dict[str, Any] = {
     "bind": True,
-    "autoretry_for": (SMTPException, ConnectionError, TimeoutError),
+    "autoretry_for": (
+        SMTPException,
+        ConnectionError,
+        TimeoutError,
+        OperationalError,
+        InterfaceError,
+    ),
     "retry_backoff": 5,
     "retry_backoff_max": 300,
     "max_retries": 6,
@@ -103,9 +111,15 @@ EMAIL_TASK: dict[str, Any] = {
 }
 
 
+#: A notice goes out while the match is open: ready, or already in play when the notice
+#: was held up (a node died, the database blipped) and the players found the match
+#: themselves; the email still carries the link they report with.
+NOTIFIED_STATUSES = (Match.Status.READY, Match.Status.PLAYING, Match.Status.REPORTED)
+
+
 @shared_task(**EMAIL_TASK, name="tournament.notifications.notify_match_ready")
 def notify_match_ready(self: object, match_id: int) -> int:
-    """Email both players of a ready match; return how many emails were sent.
+    """Email both players of an open match; return how many emails were sent.
 
     Each player is told once per match and opponent: a repeated task sends nothing more.
     """
@@ -113,10 +127,12 @@ def notify_match_ready(self: object, match_id: int) -> int:
         Match.objects.select_related(
             "event__tournament", "round", "entry1__player", "entry2__player"
         )
-        .filter(pk=match_id, status=Match.Status.READY)
+        .filter(pk=match_id, status__in=NOTIFIED_STATUSES)
         .first()
     )
     if match is None or match.entry1 is None or match.entry2 is None:
+        if Match.objects.filter(pk=match_id, status=Match.Status.COMPLETE).exists():
+            log.info("match %s was played before its notice could go out: none sent", match_id)
         return 0
     messages = []
     keys = []
@@ -145,9 +161,9 @@ def notify_match_ready(self: object, match_id: int) -> int:
 
 @receiver(signals.matches_ready)
 def queue_match_ready(sender: object, *, match_ids: list[int], **kwargs: object) -> None:
-    """Queue the "your match is ready" notices of matches that became ready."""
-    for pk in match_ids:
-        notify_match_ready.delay(pk)
+    """Write the "your match is ready" notices to the outbox, in the announcing transaction:
+    sent by a worker once it commits, and sent still if a node dies or the database blips."""
+    outbox.enqueue_many(notify_match_ready.name, [[pk] for pk in match_ids])
 
 
 def player_link_message(link: PlayerLink) -> EmailMessage:
@@ -234,14 +250,13 @@ def notify_director_invite(
 
 @receiver(signals.player_links_sent)
 def queue_player_links(sender: object, *, link_ids: list[int], **kwargs: object) -> None:
-    """Queue an email of their private link to each player a director asked it for."""
-    for pk in link_ids:
-        notify_player_link.delay(pk)
+    """Write an email of their private link to each player a director asked it for to the outbox."""
+    outbox.enqueue_many(notify_player_link.name, [[pk] for pk in link_ids])
 
 
 @receiver(signals.director_invited)
 def queue_director_invite(
     sender: object, *, tournament_id: int, user_id: int, by_id: int | None, **kwargs: object
 ) -> None:
-    """Queue the email that gives a new director the link to set their password."""
-    notify_director_invite.delay(tournament_id, user_id, by_id)
+    """Write the email that gives a new director the link to set their password to the outbox."""
+    outbox.enqueue(notify_director_invite.name, tournament_id, user_id, by_id)

@@ -1,5 +1,5 @@
-"""Ratings follow decided matches: each queues a rating task after its commit, a sweep catches
-lost ones.
+"""Ratings follow decided matches: each writes a rating task to the outbox in its own
+transaction (``tournament.outbox``); a sweep catches any left behind.
 
 Each is idempotent: ratings are unique per player and match.
 """
@@ -13,7 +13,8 @@ from celery import shared_task
 from django.dispatch import receiver
 from django.utils import timezone
 
-from matches.signals import match_completed
+from matches.signals import match_completing
+from tournament import outbox
 
 log = logging.getLogger(__name__)
 
@@ -21,13 +22,10 @@ log = logging.getLogger(__name__)
 RATING_GRACE = dt.timedelta(minutes=2)
 
 
-@receiver(match_completed, dispatch_uid="tournament.receivers_ratings.queue_rate_match")
+@receiver(match_completing, dispatch_uid="tournament.receivers_ratings.queue_rate_match")
 def queue_rate_match(sender: object, *, match_id: int, **kwargs: object) -> None:
-    """Queue the rating of a completed match; the rating sweep catches any that get lost."""
-    try:
-        rate_match.delay(match_id)
-    except Exception:  # the match is stored; sweep_unrated_matches rates it later
-        log.warning("could not queue rate_match(%s); the sweep will retry", match_id, exc_info=True)
+    """Write the rating of a completed match to the outbox, in the match's transaction."""
+    outbox.enqueue("tournament.tasks_scheduled.rate_match", match_id)
 
 
 @shared_task(

@@ -26,7 +26,7 @@ from matches.rules.match import MatchRules, MatchState
 from matches.services.access import Actor
 from matches.services.ledger import RequestMeta
 from matches.services.reporting import GameInput, game_report, match_report
-from matches.signals import match_completed
+from matches.signals import match_completing
 from tournament import page_cache
 from tournament.formats.single_elimination import bracket_rounds
 from tournament.models import Entry, Event, Player, Round, Tournament, User
@@ -72,13 +72,13 @@ def bulk_load() -> Iterator[None]:
         (queue_rate_match, "tournament.receivers_ratings.queue_rate_match"),
     ]
     for receiver, uid in receivers:
-        match_completed.disconnect(receiver, dispatch_uid=uid)
-        match_completed.disconnect(receiver)
+        match_completing.disconnect(receiver, dispatch_uid=uid)
+        match_completing.disconnect(receiver)
     try:
         yield
     finally:
         for receiver, uid in receivers:
-            match_completed.connect(receiver, dispatch_uid=uid)
+            match_completing.connect(receiver, dispatch_uid=uid)
 
 
 def main_lengths(players: int) -> list[int]:
