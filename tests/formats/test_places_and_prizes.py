@@ -104,7 +104,8 @@ def test_prizes_never_exceed_the_pool_and_shared_places_share_equally(
     assert pay.remainder >= 0
     assert sum(pay.amounts.values(), Decimal(0)) == pay.paid_out
     for amount in pay.amounts.values():
-        assert amount > 0 and amount % unit == 0
+        assert amount > 0
+        assert amount % unit == 0
     for a in places:
         for b in places:
             if places[a] == places[b]:
