@@ -18,7 +18,7 @@ from matches.api.shapes import GameOutSerializer as GameOutSerializer
 from matches.api.shapes import MatchDetailSerializer as MatchDetailSerializer
 from matches.api.shapes import MatchSerializer as MatchSerializer
 from tournament.models import Draw, Entry, Event, Player, Round, Tournament
-from tournament.selectors import TIEBREAKS
+from tournament.selectors import OFF_LIST, TIEBREAKS
 
 #: Ids fit a signed 64-bit column; anything larger cannot name a row (and must not reach SQL).
 ID_MAX = 2**63 - 1
@@ -240,7 +240,9 @@ class EventSerializer(serializers.ModelSerializer):
 
     def get_entry_count(self, event: Event) -> int:
         count = getattr(event, "entry_count", None)
-        return int(count) if count is not None else event.entries.count()
+        return (
+            int(count) if count is not None else event.entries.exclude(status__in=OFF_LIST).count()
+        )
 
 
 class EventCreateSerializer(serializers.Serializer):

@@ -15,6 +15,7 @@ from tournament.formats.feed_in import FeedInBracket, FromLoser
 from tournament.models import Draw, Event, Round
 from tournament.public import bracket as layout
 from tournament.public.selectors.common import matches_with_players
+from tournament.selectors import OFF_LIST
 from tournament.services.brackets import double_elimination, feed_in
 
 ELIMINATION = frozenset({Event.Format.SINGLE_ELIMINATION, Event.Format.DOUBLE_ELIMINATION})
@@ -196,7 +197,7 @@ def _standings(event: Event) -> Standings:
 def event_page(event: Event) -> EventPage:
     """Everything the event page shows: the bracket (and companions) or standings and pairings."""
     draws = list(event.draws.order_by("-created_at"))
-    entry_count = event.entries.count()
+    entry_count = event.entries.exclude(status__in=OFF_LIST).count()
     feeds_into = list(event.feeds.order_by("position", "id"))
     if event.format in ELIMINATION:
         companions = _companions(event)
