@@ -24,7 +24,11 @@ from tournament.selectors import OFF_LIST, standings
 LEAGUES = (Event.Format.SWISS, Event.Format.ROUND_ROBIN)
 #: Payments that bring money into the pool.
 PAYING = (Entry.Payment.CASH, Entry.Payment.TRANSFER, Entry.Payment.ONLINE)
-_STAGE_BASE = {Round.Bracket.MAIN: 0, Round.Bracket.LOSERS: 100, Round.Bracket.FINAL: 1000}
+_STAGE_BASE: dict[str, int] = {
+    Round.Bracket.MAIN: 0,
+    Round.Bracket.LOSERS: 100,
+    Round.Bracket.FINAL: 1000,
+}
 
 
 @dataclass(frozen=True)

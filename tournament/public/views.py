@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 
 from matches.services.access import is_director
+from tournament.final_places import event_final
 from tournament.models import Event, Tournament
 from tournament.public import bracket as layout
 from tournament.public import charts, delivery
@@ -215,6 +216,7 @@ def _event_page(slug: str, event_slug: str, unless: str = "") -> tuple[Page | No
             "data": data,
             "event": event,
             "t": t,
+            "final": event_final(event),
             "version": version,
             "live_url": reverse("public-event-live", args=[slug, event_slug]),
         }
@@ -287,6 +289,13 @@ def event_print(request: HttpRequest, slug: str, event_slug: str) -> HttpRespons
         return {"data": data, "sheets": sheets}
 
     return _print_page(request, slug, event_slug, "print_bracket", make)
+
+
+def event_final_sheet(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
+    """A finished event's final sheet to print: places, names, prizes and the pool."""
+    return _print_page(
+        request, slug, event_slug, "final_sheet", lambda event: {"final": event_final(event)}
+    )
 
 
 def event_slips(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:

@@ -10,7 +10,8 @@ entry fee and payouts may change at any time.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from decimal import Decimal
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.db import transaction
@@ -32,6 +33,9 @@ from tournament.services.events import (
     pending_rounds_relength,
 )
 from tournament.services.rounds import league_finish_if_done
+
+#: The units a director rounds prizes to.
+PRIZE_UNITS = (1, 5, 10)
 
 #: A parameter of ``event_update`` left as it is.
 KEEP: Any = object()
@@ -95,6 +99,11 @@ LABELS = {
     "payout_split": "The payout split",
     "deadline_rule": "The deadline rule",
     "start_matches": "When matches start",
+    "signup": "Sign-up",
+    "signup_deadline": "The sign-up deadline",
+    "entry_cap": "The entry cap",
+    "added_money": "The added money",
+    "prize_unit": "The prize rounding",
 }
 
 
@@ -116,6 +125,11 @@ def event_update(
     payout_split: Sequence[float] = KEEP,
     deadline_rule: str = KEEP,
     start_matches: str = KEEP,
+    signup: str = KEEP,
+    signup_deadline: datetime | None = KEEP,
+    entry_cap: int | None = KEEP,
+    added_money: Decimal = KEEP,
+    prize_unit: int = KEEP,
 ) -> Event:
     """Change an event's settings; a parameter not given keeps its value.
 
@@ -141,6 +155,11 @@ def event_update(
         "payout_split": payout_split,
         "deadline_rule": deadline_rule,
         "start_matches": start_matches,
+        "signup": signup,
+        "signup_deadline": signup_deadline,
+        "entry_cap": entry_cap,
+        "added_money": added_money,
+        "prize_unit": prize_unit,
     }
     wanted = {field: value for field, value in given.items() if value is not KEEP}
     with transaction.atomic():
@@ -176,6 +195,10 @@ def event_update(
             event_matches_start_ready(event=event, now=timezone.now())
         if "rounds_planned" in changed and event.status == Event.Status.RUNNING:
             league_finish_if_done(event)
+        if "entry_cap" in changed:  # a higher cap (or none) takes players off the list
+            from tournament.services.signup import waiting_promote
+
+            waiting_promote(event=event)
         for event_id in {i for i in (event.pk, event.feeds_from_id, was_fed_by) if i is not None}:
             page_cache.invalidate_event_on_commit(event_id, event.tournament_id)
     return event
@@ -226,6 +249,34 @@ def _checked(event: Event, wanted: dict[str, Any]) -> dict[str, Any]:
             value = check_payout_split(list(value or []))
         elif field == "start_matches":
             value = check_start_matches(value)
+        elif field == "signup" and value not in Event.Signup.values:
+            raise refuse(
+                "Sign-up is closed, open, or open with approval.", code="invalid", field="signup"
+            )
+        elif field == "signup_deadline" and value is not None and not isinstance(value, datetime):
+            raise refuse("A deadline is a date and time.", code="invalid", field="signup_deadline")
+        elif field == "entry_cap" and value is not None:
+            if isinstance(value, bool) or not isinstance(value, int) or not 2 <= value <= 10000:
+                raise refuse(
+                    "An entry cap is a whole number from 2 (or none).",
+                    code="invalid",
+                    field="entry_cap",
+                )
+        elif field == "added_money":
+            try:
+                value = Decimal(str(value if value is not None else 0))
+            except (InvalidOperation, ValueError):
+                value = Decimal("NaN")
+            if not value.is_finite() or value < 0 or value >= 10**7:
+                raise refuse(
+                    "Added money is 0 or more, below 10,000,000.",
+                    code="invalid",
+                    field="added_money",
+                )
+        elif field == "prize_unit" and value not in PRIZE_UNITS:
+            raise refuse(
+                "Prizes round to a unit of 1, 5 or 10.", code="invalid", field="prize_unit"
+            )
         elif field == "deadline_rule" and value not in Event.DeadlineRule.values:
             raise refuse(f"Unknown deadline rule {value!r}.", code="invalid", field="deadline_rule")
         new[field] = value

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournament.models import Entry, Event, User
+from tournament.public import page_cache
 from tournament.services.common import refuse
 
 #: The entries whose fee counts: in the event or out of it after playing (not withdrawn
@@ -40,9 +41,12 @@ def entries_mark_paid(
         )
     ids = _picked(event, entry_ids)
     with transaction.atomic():
-        return (
+        changed = (
             Entry.objects.filter(event=event, pk__in=ids).exclude(paid=method).update(paid=method)
         )
+        if changed:  # the final sheet's pool counts paid entries
+            page_cache.invalidate_event_on_commit(event.pk, event.tournament_id)
+    return changed
 
 
 def entries_check_in(*, event: Event, entry_ids: Iterable[int], by: User | None = None) -> int:

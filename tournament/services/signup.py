@@ -26,6 +26,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from tournament.models import Entry, Event, Player, PlayerLink, User
+from tournament.public import page_cache
 from tournament.services.common import ACTIVE, refuse
 from tournament.services.entries import entry_register
 from tournament.services.player_links import player_link_ensure
@@ -141,6 +142,7 @@ def entry_signup(
             notice = "waiting"
         link = player_link_ensure(tournament_id=event.tournament_id, player_id=player.pk)
         _notify(entry, notice, position)
+        page_cache.invalidate_event_on_commit(event.pk, event.tournament_id)
     return SignedUp(entry, link, position)
 
 
@@ -171,6 +173,7 @@ def entry_approve(*, entry: Entry, by: User | None = None) -> Entry:
         else:
             _wait(entry)
             _notify(entry, "waiting", waiting_position(entry))
+        page_cache.invalidate_event_on_commit(event.pk, event.tournament_id)
     return entry
 
 
@@ -195,6 +198,8 @@ def waiting_promote(*, event: Event) -> list[Entry]:
         first.save(update_fields=["status", "waiting_since"])
         _notify(first, "moved-up")
         moved.append(first)
+    if moved:
+        page_cache.invalidate_event_on_commit(event.pk, event.tournament_id)
     return moved
 
 

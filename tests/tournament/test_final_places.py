@@ -1,0 +1,93 @@
+"""Final places and prizes of finished events, played through the services."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from matches.models import Match
+from tournament.final_places import event_final
+from tournament.models import Event
+from tournament.services import draw_make, event_create
+from tournament.services.payments import entries_mark_paid
+
+from .conftest import run_to_champion
+
+pytestmark = pytest.mark.django_db
+
+
+def _labels(sheet):
+    return [(str(r.place), r.entry.player.name) for r in sheet.rows]
+
+
+def test_a_main_and_its_consolation_are_placed_each_on_its_own(tournament, enter):
+    main = event_create(
+        tournament=tournament,
+        name="Main",
+        match_lengths=[3],
+        entry_fee=Decimal("20"),
+        payout_split=[50, 30, 10, 10],
+    )
+    consolation = event_create(
+        tournament=tournament,
+        name="Consolation",
+        match_lengths=[3],
+        feeds_from=main,
+        feed_rounds=[1],
+    )
+    entries = enter(main, 14)
+    entries_mark_paid(event=main, entry_ids=[e.pk for e in entries[:12]], method="cash")
+    entries_mark_paid(event=main, entry_ids=[entries[12].pk], method="waived")
+    Event.objects.filter(pk=main.pk).update(added_money=Decimal("55"), prize_unit=5)
+    draw_make(event=main, method="random", seed=5)
+    assert event_final(main) is None  # not before the end
+    run_to_champion([main, consolation], choose=lambda m: 1 if m.slot % 2 else 2)
+    main.refresh_from_db()
+    consolation.refresh_from_db()
+
+    sheet = event_final(main)
+    spans = [str(r.place) for r in sheet.rows]
+    assert spans.count("1st") == spans.count("2nd") == 1
+    assert spans.count("3rd-4th") == 2
+    assert spans.count("5th-8th") == 4
+    assert spans.count("9th-14th") == 6
+    assert sheet.rows[0].entry.pk == main.champion_id
+    final = Match.objects.filter(event=main).order_by("-round__number").first()
+    runner_up = final.entry1_id if final.winner_id == final.entry2_id else final.entry2_id
+    assert sheet.rows[1].entry.pk == runner_up
+    # 12 paid (the waived one adds nothing) x 20 + 55 added = 295; 50% = 147.5 -> 145 ...
+    assert (sheet.pool, sheet.paid_entries) == (Decimal("295"), 12)
+    assert [r.prize for r in sheet.rows[:4]] == [145, 85, 25, 25]
+    assert sheet.rows[4].prize is None
+    assert sheet.paid_out + sheet.remainder == sheet.pool
+    assert sheet.remainder == Decimal("15")
+
+    consolation_sheet = event_final(consolation)
+    fed = consolation.entries.count()
+    assert len(consolation_sheet.rows) == fed
+    assert str(consolation_sheet.rows[0].place) == "1st"
+    assert consolation_sheet.rows[0].entry.pk == consolation.champion_id
+    assert not {r.entry.player_id for r in consolation_sheet.rows[:1]} & {main.champion.player_id}
+
+
+def test_a_round_robin_is_placed_by_its_standings(tournament, enter):
+    event = event_create(
+        tournament=tournament,
+        name="Robin",
+        format=Event.Format.ROUND_ROBIN,
+        match_lengths=[3],
+        entry_fee=Decimal("10"),
+        payout_split=[100],
+    )
+    entries = enter(event, 4)
+    entries_mark_paid(event=event, entry_ids=[e.pk for e in entries], method="online")
+    draw_make(event=event, method="random", seed=2)
+    run_to_champion([event], choose=lambda m: 1)
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    sheet = event_final(event)
+    assert sorted(str(r.place) for r in sheet.rows)[0] == "1st"
+    assert len(sheet.rows) == 4
+    winners = [r for r in sheet.rows if r.prize]
+    assert sum(r.prize for r in winners) == Decimal("40")
