@@ -5,8 +5,9 @@ single elimination by the round lost; double elimination by the last loss, the l
 bracket after the main one and the grand final last. A Consolation or Last Chance is an
 event of its own, placed on its own. Swiss and round robin place by their standings.
 
-Prizes (``formats.prizes``): the pool is the entry fee of each entry paid by cash,
-transfer or online (a waived fee adds nothing) plus the added money, shared by the
+Prizes (``formats.prizes``): the pool is the entry fee of each placed entry paid by
+cash, transfer or online (a waived fee adds nothing; a player never drawn, withdrawn
+before the draw, is not in it) plus the added money, shared by the
 event's payout split and rounded down to its prize unit; the remainder is stated.
 """
 
@@ -98,7 +99,7 @@ def event_final(event: Event) -> FinalSheet | None:
         places = places_by_rank({row.entry.pk: row.rank for row in standings(event)})
     else:
         places = _knockout_places(event, entries)
-    paid = sum(1 for e in entries.values() if e.paid in PAYING)
+    paid = sum(1 for pk in places if pk in entries and entries[pk].paid in PAYING)
     pool = prize_pool(entry_fee=event.entry_fee, paid_entries=paid, added=event.added_money)
     payout = payouts(
         places, pool=pool, split=event.payout_split or [], unit=max(1, event.prize_unit)
