@@ -21,7 +21,7 @@ def _labels(sheet):
     return [(str(r.place), r.entry.player.name) for r in sheet.rows]
 
 
-def test_a_main_and_its_consolation_are_placed_each_on_its_own(tournament, enter):
+def test_a_main_and_its_consolation_are_placed_each_on_its_own(tournament, enter, client):
     main = event_create(
         tournament=tournament,
         name="Main",
@@ -62,6 +62,21 @@ def test_a_main_and_its_consolation_are_placed_each_on_its_own(tournament, enter
     assert sheet.rows[4].prize is None
     assert sheet.paid_out + sheet.remainder == sheet.pool
     assert sheet.remainder == Decimal("15")
+
+    # The same places on the event page, the player's page and their link's results.
+    event_page = client.get(f"/t/{tournament.slug}/main/").content.decode()
+    assert "Final places" in event_page
+    assert "Prize pool 295" in event_page
+    assert "remainder 15" in event_page
+    champion = sheet.rows[0].entry.player
+    assert "1st of 14 · prize 145" in client.get(f"/players/{champion.pk}/").content.decode()
+    second = sheet.rows[1].entry.player
+    key = second.links.get().key
+    results = client.get(f"/r/{key}/results/").content.decode()
+    assert "Final place: <strong>2nd of 14 · prize 85</strong>" in results
+    final_sheet = client.get(f"/t/{tournament.slug}/main/final/").content.decode()
+    assert final_sheet.count("<tr>") == 15  # a header and 14 players
+    assert "remainder <strong>15</strong>" in final_sheet
 
     consolation_sheet = event_final(consolation)
     fed = consolation.entries.count()
