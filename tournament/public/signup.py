@@ -171,13 +171,19 @@ def _link_entries(link: PlayerLink) -> list[dict[str, Any]]:
     ]
 
 
+def _entries_context(link: PlayerLink) -> dict[str, Any]:
+    rows = _link_entries(link)
+    active = any(r["entry"].status != Entry.Status.WITHDRAWN for r in rows)
+    return {"link": link, "t": link.tournament, "rows": rows, "active": active}
+
+
 @never_cache
 def link_entries(request: HttpRequest, key: str) -> HttpResponse:
     """The player's entries in the tournament: status, waiting-list place, withdraw."""
     link, own = link_by_key(key=key)
     if not own:
         return HttpResponseRedirect(reverse("link-entries", args=[link.key]))
-    context = {"link": link, "t": link.tournament, "rows": _link_entries(link)}
+    context = _entries_context(link)
     return render(request, "public/link_entries.html", context)
 
 
@@ -190,7 +196,7 @@ def link_entry_withdraw(request: HttpRequest, key: str, entry_id: int) -> HttpRe
     if row is None:
         raise Http404("No such entry of yours.")
     if not row["can_withdraw"]:
-        context = {"link": link, "t": link.tournament, "rows": _link_entries(link)}
+        context = _entries_context(link)
         context["refusal"] = (
             f"{row['entry'].event.name} is drawn: ask the director to withdraw you."
             if row["entry"].status in SIGNED
@@ -200,7 +206,7 @@ def link_entry_withdraw(request: HttpRequest, key: str, entry_id: int) -> HttpRe
     try:
         entry_withdraw(entry=row["entry"], reason="withdrew from their link")
     except DomainError as err:
-        context = {"link": link, "t": link.tournament, "rows": _link_entries(link)}
+        context = _entries_context(link)
         context["refusal"] = err.message
         return render(request, "public/link_entries.html", context, status=400)
     return HttpResponseRedirect(reverse("link-entries", args=[link.key]) + "?withdrawn=1")
