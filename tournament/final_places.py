@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from matches.models import Match
-from tournament.formats.places import Place, places_by_exit, places_by_rank
+from tournament.formats.places import Place, places_by_exit, places_by_rank, places_within
 from tournament.formats.prizes import payouts, prize_pool
-from tournament.models import Entry, Event, Round
+from tournament.models import Entry, Event, Round, SidePool
 from tournament.selectors import OFF_LIST, standings
 
 LEAGUES = (Event.Format.SWISS, Event.Format.ROUND_ROBIN)
@@ -42,6 +42,17 @@ class FinalRow:
 
 
 @dataclass(frozen=True)
+class SidePoolSheet:
+    """A side pool at the end: its players' places among themselves and their prizes."""
+
+    pool: SidePool
+    rows: list[FinalRow]
+    total: Decimal
+    paid_out: Decimal
+    remainder: Decimal
+
+
+@dataclass(frozen=True)
 class FinalSheet:
     """An event's final places, best first, with the pool and what is left of it."""
 
@@ -51,6 +62,7 @@ class FinalSheet:
     paid_entries: int = 0
     paid_out: Decimal = Decimal(0)
     remainder: Decimal = Decimal(0)
+    side_pools: list[SidePoolSheet] = field(default_factory=list)
 
     @property
     def has_prizes(self) -> bool:
@@ -109,4 +121,20 @@ def event_final(event: Event) -> FinalSheet | None:
         for pk, place in sorted(places.items(), key=lambda kv: (kv[1], entries[kv[0]].player.name))
         if pk in entries
     ]
-    return FinalSheet(event, rows, pool, paid, payout.paid_out, payout.remainder)
+    sides = [_side_pool(side, places, entries, event.prize_unit) for side in event.side_pools.all()]
+    return FinalSheet(event, rows, pool, paid, payout.paid_out, payout.remainder, sides)
+
+
+def _side_pool(
+    side: SidePool, places: dict[int, Place], entries: dict[int, Entry], unit: int
+) -> SidePoolSheet:
+    """A side pool's players placed among themselves; the pool is their stakes."""
+    players = [e.pk for e in side.entries.all() if e.pk in places]
+    within = places_within(places, players)
+    total = side.stake * len(players)
+    payout = payouts(within, pool=total, split=side.payout_split or [], unit=max(1, unit))
+    rows = [
+        FinalRow(entries[pk], place, payout.amounts.get(pk))
+        for pk, place in sorted(within.items(), key=lambda kv: (kv[1], entries[kv[0]].player.name))
+    ]
+    return SidePoolSheet(side, rows, total, payout.paid_out, payout.remainder)

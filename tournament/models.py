@@ -411,3 +411,25 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id}: {self.rating_before:.1f} -> {self.rating_after:.1f}"
+
+
+class SidePool(models.Model):
+    """An optional extra stake in an event, with its own payout split: the players who put
+    it in share it by their final places among themselves."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="side_pools")
+    name = models.CharField(max_length=60)
+    stake = models.DecimalField(max_digits=9, decimal_places=2)
+    payout_split = models.JSONField(default=list, help_text="Percent of the side pool by place")
+    entries = models.ManyToManyField(Entry, blank=True, related_name="side_pools")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "name"], name="side_pool_name_unique"),
+            models.CheckConstraint(condition=Q(stake__gt=0), name="side_pool_stake_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.event.name})"

@@ -146,3 +146,25 @@ def test_another_tournaments_entry_is_not_marked(client, setup):
     client.post(f"{PAGE}entries/bulk/", {"action": "paid-cash", "entries": [str(stranger.pk)]})
     stranger.refresh_from_db()
     assert stranger.paid == ""
+
+
+def test_side_pools_are_added_given_players_and_removed(client, setup):
+    event = setup
+    entries = [services.entry_register(event=event, player=PlayerFactory()) for _ in range(3)]
+    bad = client.post(f"{PAGE}side-pools/", {"name": "", "stake": "-1", "payout_split": "x"})
+    assert bad.status_code == 302
+    assert not event.side_pools.exists()
+    client.post(f"{PAGE}side-pools/", {"name": "Calcutta", "stake": "5", "payout_split": "100"})
+    pool = event.side_pools.get()
+    again = client.post(
+        f"{PAGE}side-pools/", {"name": "Calcutta", "stake": "5", "payout_split": "100"}, follow=True
+    )
+    assert "already has a side pool Calcutta" in again.content.decode()
+    url = f"{PAGE}side-pools/{pool.pk}/"
+    client.post(url, {"entries": [str(entries[0].pk), str(entries[2].pk)]})
+    assert set(pool.entries.values_list("pk", flat=True)) == {entries[0].pk, entries[2].pk}
+    page = client.get(PAGE).content.decode()
+    assert page.count('name="entries" value=') >= 3
+    assert client.post(f"{PAGE}side-pools/99999999999/").status_code == 404
+    client.post(url, {"remove": "1"})
+    assert not event.side_pools.exists()

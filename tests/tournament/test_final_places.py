@@ -106,3 +106,30 @@ def test_a_round_robin_is_placed_by_its_standings(tournament, enter):
     assert len(sheet.rows) == 4
     winners = [r for r in sheet.rows if r.prize]
     assert sum(r.prize for r in winners) == Decimal("40")
+
+
+def test_a_side_pool_is_shared_by_its_players_places_among_themselves(tournament, enter, client):
+    from tournament.services.side_pools import side_pool_create, side_pool_set_entries
+
+    main = event_create(tournament=tournament, name="Main", match_lengths=[1], slug="main")
+    entries = enter(main, 8)
+    pool = side_pool_create(event=main, name="Calcutta", stake=Decimal("10"), payout_split=[70, 30])
+    draw_make(event=main, method="random", seed=8)
+    run_to_champion([main], choose=lambda m: 1 if m.slot % 2 else 2)
+    main.refresh_from_db()
+    sheet = event_final(main)
+    by_entry = {r.entry.pk: r.place for r in sheet.rows}
+    # Three players who went out in the first round, one semi-finalist.
+    first_out = [e.pk for e in entries if str(by_entry[e.pk]) == "5th-8th"][:3]
+    semi = next(e.pk for e in entries if str(by_entry[e.pk]) == "3rd-4th")
+    side_pool_set_entries(pool=pool, entry_ids=[*first_out, semi])
+    side = event_final(main).side_pools[0]
+    assert side.total == Decimal("40")
+    assert side.rows[0].entry.pk == semi
+    assert str(side.rows[0].place) == "1st"
+    assert {str(r.place) for r in side.rows[1:]} == {"2nd-4th"}
+    # 70% = 28 to the semi-finalist; places 2-4 share 30% (+0 +0) = 12: 4 each.
+    assert [r.prize for r in side.rows] == [28, 4, 4, 4]
+    assert side.remainder == 0
+    page = client.get(f"/t/{tournament.slug}/main/final/").content.decode()
+    assert "Side pool: Calcutta" in page

@@ -181,6 +181,11 @@ def _event_context(
         if event.status == "registration"
         else None,
         "unpaid": unpaid_count(event),
+        "side_pools": [
+            (pool, {e.pk for e in pool.entries.all()})
+            for pool in event.side_pools.prefetch_related("entries")
+        ],
+        "side_pool_form": forms_given.get("side_pool_form") or forms.SidePoolForm(),
         "payments": Entry.Payment.choices,
         "pairs_rounds": selectors.pairs_rounds(event),
         "can_pair_next": selectors.pairs_rounds(event) and event.status in ("drawn", "running"),

@@ -1,19 +1,24 @@
 """The console's sign-up and fee actions: approve a sign-up; check in or mark paid many
-entries at once (the entries table's ticked rows)."""
+entries at once (the entries table's ticked rows); side pools and their players."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
-from django.shortcuts import redirect
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from tournament.console import selectors
+from tournament.console import forms, selectors
 from tournament.console.base import AuthenticatedHttpRequest, _refusal
-from tournament.models import Entry
+from tournament.models import Entry, SidePool
 from tournament.services.payments import entries_check_in, entries_mark_paid
+from tournament.services.side_pools import (
+    side_pool_create,
+    side_pool_delete,
+    side_pool_set_entries,
+)
 from tournament.services.signup import entry_approve
 
 
@@ -63,3 +68,44 @@ def entry_approve_view(
     return redirect(
         f"{reverse('console:event', args=[tournament.slug, event.slug])}#entry-{entry.pk}"
     )
+
+
+@login_required
+@require_POST
+def side_pool_add(request: AuthenticatedHttpRequest, slug: str, event_slug: str) -> HttpResponse:
+    """Add a side pool (name, stake, split); its players are ticked below it."""
+    tournament = selectors.tournament_for(request.user, slug)
+    event = selectors.event_of(tournament, event_slug)
+    form = forms.SidePoolForm(request.POST)
+    if form.is_valid():
+        pool = _refusal(
+            request, side_pool_create, event=event, by=request.user, **form.cleaned_data
+        )
+        if pool is not None:
+            messages.success(request, f"Side pool {pool.name} added: tick its players.")
+    else:
+        for field, errors in form.errors.items():
+            label = form.fields[field].label if field in form.fields else ""
+            messages.error(request, f"{label or 'Side pool'}: {errors[0]}")
+    return redirect(f"{reverse('console:event', args=[tournament.slug, event.slug])}#side-pools")
+
+
+@login_required
+@require_POST
+def side_pool_players(
+    request: AuthenticatedHttpRequest, slug: str, event_slug: str, pool_id: int
+) -> HttpResponse:
+    """Set who is in a side pool (the ticked entries), or remove the pool."""
+    tournament = selectors.tournament_for(request.user, slug)
+    event = selectors.event_of(tournament, event_slug)
+    pool = get_object_or_404(SidePool, pk=pool_id, event=event) if pool_id < 2**31 else None
+    if pool is None:
+        raise Http404
+    if request.POST.get("remove"):
+        side_pool_delete(pool=pool, by=request.user)
+        messages.success(request, f"Side pool {pool.name} removed.")
+    else:
+        ids = _ids(request.POST.getlist("entries"))
+        if _refusal(request, side_pool_set_entries, pool=pool, entry_ids=ids, by=request.user):
+            messages.success(request, f"Side pool {pool.name}: {len(ids)} players.")
+    return redirect(f"{reverse('console:event', args=[tournament.slug, event.slug])}#side-pools")

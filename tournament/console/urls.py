@@ -54,6 +54,16 @@ urlpatterns = [
         name="entries-bulk",
     ),
     path(
+        "t/<slug:slug>/events/<slug:event_slug>/side-pools/",
+        signups.side_pool_add,
+        name="side-pool-add",
+    ),
+    path(
+        "t/<slug:slug>/events/<slug:event_slug>/side-pools/<int:pool_id>/",
+        signups.side_pool_players,
+        name="side-pool-players",
+    ),
+    path(
         "t/<slug:slug>/events/<slug:event_slug>/entries/<int:entry_id>/approve/",
         signups.entry_approve_view,
         name="entry-approve",

@@ -6,6 +6,7 @@ import re
 import zoneinfo
 from collections.abc import Iterable, Mapping
 from datetime import datetime
+from decimal import Decimal
 from typing import Any, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -376,3 +377,11 @@ class MatchLengthsForm(forms.Form):
         label="Match length per round",
         help_text="First round first; the last one repeats. Started rounds keep theirs.",
     )
+
+
+class SidePoolForm(forms.Form):
+    """A side pool: its name, the stake each player puts in, and its split."""
+
+    name = forms.CharField(max_length=60, label="Side pool")
+    stake = forms.DecimalField(min_value=Decimal("0.01"), max_digits=9, decimal_places=2)
+    payout_split = NumberListField(label="Split (%)", help_text="e.g. 70, 30")
