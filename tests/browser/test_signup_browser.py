@@ -166,6 +166,22 @@ def run(chromium: Any, base: str) -> None:
     assert [statuses[n] for n in playing] == ["checked-in"] * 4
     assert (statuses[NAMES[1]], statuses[NAMES[5]]) == ("withdrawn", "waiting")
 
+    # A side pool: Ada and Dov put in 5 more each, winner takes all.
+    desk.fill("#side-pools input[name=name]", "Calcutta")
+    desk.fill("#side-pools input[name=stake]", "5")
+    desk.fill("#side-pools input[name=payout_split]", "100")
+    with desk.expect_navigation():
+        desk.click("button:text-is('Add a side pool')")
+    assert "Side pool Calcutta added" in desk.content()
+    pool = desk.locator("form.side-pool")
+    for name in (NAMES[0], NAMES[3]):
+        pool.locator("label", has_text=name).locator("input").check()
+    with desk.expect_navigation():
+        pool.locator("button:text-is('Save the players')").click()
+    assert "Side pool Calcutta: 2 players." in desk.content()
+    desk.locator("#side-pools").scroll_into_view_if_needed()
+    both_widths(desk, FOLDER, "console-side-pool")
+
     desk.check("input[name=method][value=rating]")
     with desk.expect_navigation():
         desk.click("form[action$='/draw/'] button[type=submit]")
@@ -178,17 +194,24 @@ def run(chromium: Any, base: str) -> None:
     assert event.status == Event.Status.FINISHED
     viewer = watch(chromium.new_context(viewport={"width": 1366, "height": 900}).new_page())
     viewer.goto(f"{base}/t/{SLUG}/main/")
-    places = viewer.locator(".final-table tbody td[data-label=Place]").all_inner_texts()
+    places = viewer.locator(
+        ".final-table:not(.side-pool) tbody td[data-label=Place]"
+    ).all_inner_texts()
     assert places == ["1st", "2nd", "3rd-4th", "3rd-4th"]
     # 3 paid x 20 + 7 added = 67: 60% = 40.2 -> 40, 40% = 26.8 -> 25, remainder 2.
-    prizes = viewer.locator(".final-table tbody td[data-label=Prize]").all_inner_texts()
+    prizes = viewer.locator(
+        ".final-table:not(.side-pool) tbody td[data-label=Prize]"
+    ).all_inner_texts()
     assert prizes[:2] == ["40", "25"]
     assert "remainder 2" in viewer.content()
     viewer.locator("#final-h").scroll_into_view_if_needed()
     both_widths(viewer, FOLDER, "public-event-final-places")
     with viewer.expect_navigation():
         viewer.click("a:text-is('Print the final sheet')")
-    assert viewer.locator(".final-sheet tbody tr").count() == 4
+    assert viewer.locator(".final-sheet table:not(.side-pool) tbody tr").count() == 4
+    assert viewer.locator(".final-sheet table.side-pool tbody tr").count() == 2
+    assert "Side pool: Calcutta" in viewer.content()
+    assert "2 players × 5 = <strong>10</strong>" in viewer.content()
     both_widths(viewer, FOLDER, "public-final-sheet")
     viewer.emulate_media(media="print")
     assert not viewer.locator(".screen-note").is_visible()
