@@ -211,7 +211,7 @@ def run(chromium: Any, base: str) -> None:
     assert viewer.locator(".final-sheet table:not(.side-pool) tbody tr").count() == 4
     assert viewer.locator(".final-sheet table.side-pool tbody tr").count() == 2
     assert "Side pool: Calcutta" in viewer.content()
-    assert "2 players × 5 = <strong>10</strong>" in viewer.content()
+    assert "2 players \u00d7 5 = <strong>10</strong>" in viewer.content()
     both_widths(viewer, FOLDER, "public-final-sheet")
     viewer.emulate_media(media="print")
     assert not viewer.locator(".screen-note").is_visible()
