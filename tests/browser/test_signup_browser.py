@@ -167,9 +167,9 @@ def run(chromium: Any, base: str) -> None:
     assert (statuses[NAMES[1]], statuses[NAMES[5]]) == ("withdrawn", "waiting")
 
     # A side pool: Ada and Dov put in 5 more each, winner takes all.
-    desk.fill("#side-pools input[name=name]", "Calcutta")
-    desk.fill("#side-pools input[name=stake]", "5")
-    desk.fill("#side-pools input[name=payout_split]", "100")
+    desk.fill("input[name=pool-name]", "Calcutta")
+    desk.fill("input[name=pool-stake]", "5")
+    desk.fill("input[name=pool-payout_split]", "100")
     with desk.expect_navigation():
         desk.click("button:text-is('Add a side pool')")
     assert "Side pool Calcutta added" in desk.content()

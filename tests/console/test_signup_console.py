@@ -151,13 +151,20 @@ def test_another_tournaments_entry_is_not_marked(client, setup):
 def test_side_pools_are_added_given_players_and_removed(client, setup):
     event = setup
     entries = [services.entry_register(event=event, player=PlayerFactory()) for _ in range(3)]
-    bad = client.post(f"{PAGE}side-pools/", {"name": "", "stake": "-1", "payout_split": "x"})
+    bad = client.post(
+        f"{PAGE}side-pools/", {"pool-name": "", "pool-stake": "-1", "pool-payout_split": "x"}
+    )
     assert bad.status_code == 302
     assert not event.side_pools.exists()
-    client.post(f"{PAGE}side-pools/", {"name": "Calcutta", "stake": "5", "payout_split": "100"})
+    client.post(
+        f"{PAGE}side-pools/",
+        {"pool-name": "Calcutta", "pool-stake": "5", "pool-payout_split": "100"},
+    )
     pool = event.side_pools.get()
     again = client.post(
-        f"{PAGE}side-pools/", {"name": "Calcutta", "stake": "5", "payout_split": "100"}, follow=True
+        f"{PAGE}side-pools/",
+        {"pool-name": "Calcutta", "pool-stake": "5", "pool-payout_split": "100"},
+        follow=True,
     )
     assert "already has a side pool Calcutta" in again.content.decode()
     url = f"{PAGE}side-pools/{pool.pk}/"

@@ -380,7 +380,10 @@ class MatchLengthsForm(forms.Form):
 
 
 class SidePoolForm(forms.Form):
-    """A side pool: its name, the stake each player puts in, and its split."""
+    """A side pool: its name, the stake each player puts in, and its split (fields named
+    ``pool-…``: the event page has other forms with a ``name``)."""
+
+    prefix = "pool"
 
     name = forms.CharField(max_length=60, label="Side pool")
     stake = forms.DecimalField(min_value=Decimal("0.01"), max_digits=9, decimal_places=2)
