@@ -175,3 +175,16 @@ def test_side_pools_are_added_given_players_and_removed(client, setup):
     assert client.post(f"{PAGE}side-pools/99999999999/").status_code == 404
     client.post(url, {"remove": "1"})
     assert not event.side_pools.exists()
+
+
+def test_the_fee_is_marked_paid_with_the_check_in(client, setup):
+    entry = services.entry_register(event=setup, player=PlayerFactory())
+    page = client.get(PAGE).content.decode()
+    assert "pays by" in page
+    client.post(f"{PAGE}entries/{entry.pk}/check-in/", {"checked_in": "1", "paid": "online"})
+    entry.refresh_from_db()
+    assert (entry.status, entry.paid) == ("checked-in", "online")
+    other = services.entry_register(event=setup, player=PlayerFactory())
+    client.post(f"{PAGE}entries/{other.pk}/check-in/", {"checked_in": "1", "paid": "bitcoin"})
+    other.refresh_from_db()
+    assert (other.status, other.paid) == ("checked-in", "")
