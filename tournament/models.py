@@ -155,6 +155,11 @@ class Event(models.Model):
         AUTO = "auto", "Each match as soon as both players are known"
         BY_ROUND = "by-round", "By round, when the director starts it"
 
+    class Signup(models.TextChoices):
+        CLOSED = "closed", "Closed: the director enters players"
+        OPEN = "open", "Open: sign-ups are entered as they come"
+        APPROVAL = "approval", "Open: the director approves each sign-up"
+
     class DeadlineRule(models.TextChoices):
         FORFEIT = "forfeit", "Forfeit the player who never reported"
         FLAG = "flag", "Flag the match for the director"
@@ -202,6 +207,22 @@ class Event(models.Model):
     champion = models.ForeignKey(
         "Entry", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    signup = models.CharField(
+        max_length=10,
+        choices=Signup.choices,
+        default=Signup.CLOSED,
+        help_text="Whether players sign up themselves on the tournament's public page",
+    )
+    signup_deadline = models.DateTimeField(
+        null=True, blank=True, help_text="Sign-up closes at this time"
+    )
+    entry_cap = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Entries taken; past it players join a waiting list"
+    )
+    added_money = models.DecimalField(max_digits=9, decimal_places=2, default=0)
+    prize_unit = models.PositiveSmallIntegerField(
+        default=1, help_text="Prizes are rounded down to a multiple of this (1, 5, 10)"
+    )
     position = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -211,6 +232,12 @@ class Event(models.Model):
             models.UniqueConstraint(fields=["tournament", "slug"], name="event_slug_unique"),
             models.CheckConstraint(
                 condition=~Q(feeds_from=F("id")), name="event_not_fed_by_itself"
+            ),
+            models.CheckConstraint(
+                condition=Q(prize_unit__gte=1), name="event_prize_unit_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(added_money__gte=0), name="event_added_money_positive"
             ),
         ]
 
@@ -231,6 +258,14 @@ class Entry(models.Model):
         CHECKED_IN = "checked-in", "Checked in"
         WITHDRAWN = "withdrawn", "Withdrawn"
         ELIMINATED = "eliminated", "Eliminated"
+        WAITING = "waiting", "Waiting list"
+        PENDING = "pending", "Awaiting approval"
+
+    class Payment(models.TextChoices):
+        CASH = "cash", "Cash"
+        TRANSFER = "transfer", "Transfer"
+        ONLINE = "online", "Online"
+        WAIVED = "waived", "Waived"
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
@@ -238,6 +273,16 @@ class Entry(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.REGISTERED)
     report_key = models.CharField(max_length=32, unique=True, default=new_report_key)
     checked_in_at = models.DateTimeField(null=True, blank=True)
+    paid = models.CharField(
+        max_length=10,
+        choices=Payment.choices,
+        blank=True,
+        help_text="How the entry fee was paid; blank while unpaid",
+    )
+    signed_up = models.BooleanField(default=False, help_text="Entered by the player's own sign-up")
+    waiting_since = models.DateTimeField(
+        null=True, blank=True, help_text="When the entry joined the waiting list"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -251,6 +296,13 @@ class Entry(models.Model):
             models.CheckConstraint(
                 condition=Q(seed__isnull=True) | Q(seed__gte=1), name="entry_seed_positive"
             ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["event", "waiting_since", "id"],
+                condition=Q(status="waiting"),
+                name="entry_waiting_list",
+            )
         ]
 
     def __str__(self) -> str:
@@ -382,3 +434,25 @@ class OutboxTask(models.Model):
 
     def __str__(self) -> str:
         return f"{self.task}{tuple(self.args)}"
+
+
+class SidePool(models.Model):
+    """An optional extra stake in an event, with its own payout split: the players who put
+    it in share it by their final places among themselves."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="side_pools")
+    name = models.CharField(max_length=60)
+    stake = models.DecimalField(max_digits=9, decimal_places=2)
+    payout_split = models.JSONField(default=list, help_text="Percent of the side pool by place")
+    entries = models.ManyToManyField(Entry, blank=True, related_name="side_pools")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "name"], name="side_pool_name_unique"),
+            models.CheckConstraint(condition=Q(stake__gt=0), name="side_pool_stake_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.event.name})"

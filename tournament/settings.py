@@ -240,6 +240,8 @@ BENCH_ENDPOINTS = env_bool("BENCH_ENDPOINTS")
 # account or address) and rejected reports per link and hour whose content is stored.
 REPORT_LINK_RATE = os.environ.get("REPORT_LINK_RATE", "120/min")
 REPORT_REJECTED_KEPT_PER_HOUR = int(os.environ.get("REPORT_REJECTED_KEPT_PER_HOUR", "60"))
+# Public sign-up (the form and POST /api/events/<id>/signup/): sign-ups per client address.
+SIGNUP_RATE = os.environ.get("SIGNUP_RATE", "10/h")
 
 # Email: the console by default; SMTP when EMAIL_HOST is set. Sent by tasks, never in a request.
 if os.environ.get("EMAIL_HOST"):

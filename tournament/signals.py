@@ -19,6 +19,10 @@ player_links_sent = Signal()
 #: ``tournament_id``, ``user_id``, ``by_id`` (``None`` when nobody is named).
 director_invited = Signal()
 
+#: A sign-up's notice is due (entered, waiting with its place, pending, moved up).
+#: Keywords: ``entry_id``, ``notice``, ``position``.
+signup_notice = Signal()
+
 
 def announce_matches_ready(match_ids: list[int]) -> None:
     """Tell the players of ``match_ids`` that their match is ready, once the caller commits."""
@@ -37,3 +41,9 @@ def announce_player_links(link_ids: list[int]) -> None:
 def announce_director_invited(tournament_id: int, user_id: int, by_id: int | None) -> None:
     """Send a new director the link to set their password, once the caller commits."""
     director_invited.send(sender=None, tournament_id=tournament_id, user_id=user_id, by_id=by_id)
+
+
+def announce_signup_notice(entry_id: int, notice: str, position: int | None = None) -> None:
+    """Send a sign-up's notice (``notice``: entered, waiting, pending, moved up), once the
+    caller commits."""
+    signup_notice.send(sender=None, entry_id=entry_id, notice=notice, position=position)

@@ -5,7 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from tournament.public import link_results
+from tournament.public import link_results, signup
 from tournament.web import health
 from tournament.web.login_throttle import ThrottledLoginView, throttled_login
 
@@ -32,6 +32,12 @@ urlpatterns = [
     # Split view: the page and its start-up script are two responses (no inline script).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("r/<slug:key>/results/", link_results.link_results, name="link-results"),
+    path("r/<slug:key>/entries/", signup.link_entries, name="link-entries"),
+    path(
+        "r/<slug:key>/entries/<int:entry_id>/withdraw/",
+        signup.link_entry_withdraw,
+        name="link-entry-withdraw",
+    ),
     path("", include("matches.urls")),  # /r/<key>/, /me/, /director/disputes/, audit
     path("", include("tournament.league.urls")),  # CSV, match zip, .ics, series pages
     path("", include("tournament.public.urls")),

@@ -20,10 +20,18 @@ from tournament.models import Entry, Event, Player
 
 def entry_context(request: Request, tournament_id: int, entries: Iterable[Entry]) -> dict[str, Any]:
     """The serializer's context: the players' link keys for the tournament's directors only."""
+    entries = list(entries)
+    waiting = sorted(
+        (e for e in entries if e.status == Entry.Status.WAITING),
+        key=lambda e: (e.waiting_since is None, e.waiting_since, e.pk),
+    )
+    context: dict[str, Any] = {"request": request}
+    if len(waiting) > 1 or len(entries) > 1:  # a whole list: places counted here
+        context["waiting"] = {e.pk: place for place, e in enumerate(waiting, 1)}
     if not selectors.user_directs(request.user, tournament_id):
-        return {"request": request}
+        return context
     keys = selectors.player_link_keys(tournament_id, {e.player_id for e in entries})
-    return {"request": request, "link_keys": keys}
+    return {**context, "link_keys": keys}
 
 
 def entry_data(request: Request, entry: Entry) -> Any:

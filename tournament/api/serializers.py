@@ -16,7 +16,7 @@ from matches.api.serializers import IdField, confirm_field, final_score_field
 from matches.api.shapes import GameOutSerializer as GameOutSerializer
 from matches.api.shapes import MatchSerializer
 from tournament.models import Draw, Entry, Event, Player, Round, Tournament
-from tournament.selectors import TIEBREAKS
+from tournament.selectors import OFF_LIST, TIEBREAKS
 
 # ---- players -------------------------------------------------------------------------
 
@@ -216,6 +216,11 @@ class EventSerializer(serializers.ModelSerializer):
             "start_matches",
             "entry_fee",
             "payout_split",
+            "added_money",
+            "prize_unit",
+            "signup",
+            "signup_deadline",
+            "entry_cap",
             "champion",
             "entry_count",
         ]
@@ -229,7 +234,9 @@ class EventSerializer(serializers.ModelSerializer):
 
     def get_entry_count(self, event: Event) -> int:
         count = getattr(event, "entry_count", None)
-        return int(count) if count is not None else event.entries.count()
+        return (
+            int(count) if count is not None else event.entries.exclude(status__in=OFF_LIST).count()
+        )
 
 
 class EventCreateSerializer(serializers.Serializer):
@@ -276,6 +283,25 @@ class EventSettingsSerializer(EventCreateSerializer):
     """The settings to change (only those sent); ``feeds: null`` stops a feed. The slug
     stays; settings the draw fixed are refused with the reason."""
 
+    signup = serializers.ChoiceField(
+        choices=Event.Signup.choices,
+        help_text="Players' own sign-up on the public page: `closed`, `open` (entered as "
+        "they come, up to the cap, then a waiting list) or `approval` (the director takes each).",
+    )
+    signup_deadline = serializers.DateTimeField(allow_null=True, help_text="Sign-up closes then.")
+    entry_cap = serializers.IntegerField(
+        allow_null=True,
+        min_value=2,
+        max_value=10000,
+        help_text="Entries taken; past it sign-ups wait. Raising it moves the first waiting up.",
+    )
+    added_money = serializers.DecimalField(
+        max_digits=9, decimal_places=2, min_value=0, help_text="Added to the prize pool."
+    )
+    prize_unit = serializers.ChoiceField(
+        choices=[(1, "1"), (5, "5"), (10, "10")], help_text="Prizes are rounded down to it."
+    )
+
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
         del fields["slug"]
@@ -312,13 +338,64 @@ class DrawSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class PlaceSerializer(serializers.Serializer):
+    best = serializers.IntegerField()
+    worst = serializers.IntegerField()
+    text = serializers.CharField(help_text="`1st`, `3rd-4th`, ...")
+
+
+class FinalRowSerializer(serializers.Serializer):
+    entry = serializers.IntegerField()
+    player = serializers.IntegerField()
+    player_name = serializers.CharField()
+    place = PlaceSerializer()
+    prize = serializers.DecimalField(max_digits=12, decimal_places=2, allow_null=True)
+
+
+class SidePoolSheetSerializer(serializers.Serializer):
+    """A side pool at the end: its players' places among themselves and prizes."""
+
+    name = serializers.CharField()
+    stake = serializers.DecimalField(max_digits=12, decimal_places=2)
+    payout_split = serializers.ListField(child=serializers.FloatField())
+    pool = serializers.DecimalField(max_digits=12, decimal_places=2)
+    paid_out = serializers.DecimalField(max_digits=12, decimal_places=2)
+    remainder = serializers.DecimalField(max_digits=12, decimal_places=2)
+    places = FinalRowSerializer(many=True)
+
+
+class FinalSheetSerializer(serializers.Serializer):
+    """A finished event's final places and prizes."""
+
+    event = serializers.IntegerField()
+    places = FinalRowSerializer(many=True)
+    pool = serializers.DecimalField(max_digits=12, decimal_places=2)
+    paid_entries = serializers.IntegerField()
+    paid_out = serializers.DecimalField(max_digits=12, decimal_places=2)
+    remainder = serializers.DecimalField(max_digits=12, decimal_places=2)
+    prize_unit = serializers.IntegerField()
+    side_pools = SidePoolSheetSerializer(many=True)
+
+
 class EventDetailSerializer(EventSerializer):
     round_list = serializers.SerializerMethodField()
     draw = serializers.SerializerMethodField()
+    final = serializers.SerializerMethodField(
+        help_text="Final places and prizes once the event is finished; null before."
+    )
 
     class Meta(EventSerializer.Meta):
-        fields = [*EventSerializer.Meta.fields, "round_list", "draw"]
+        fields = [*EventSerializer.Meta.fields, "round_list", "draw", "final"]
         read_only_fields = fields
+
+    @extend_schema_field(FinalSheetSerializer(allow_null=True))
+    def get_final(self, event: Event) -> dict[str, Any] | None:
+        from tournament.selectors.final_places import event_final
+
+        sheet = event_final(event)
+        if sheet is None:
+            return None
+        return FinalSheetSerializer(final_sheet_data(sheet)).data  # type: ignore[return-value]
 
     @extend_schema_field(RoundSerializer(many=True))
     def get_round_list(self, event: Event) -> list[dict[str, Any]]:
@@ -365,6 +442,13 @@ class EntrySerializer(serializers.ModelSerializer):
     link_key = serializers.SerializerMethodField(
         help_text="The key of that link, as taken by X-Report-Key (directors only; else null)."
     )
+    paid = serializers.SerializerMethodField(
+        help_text='How the fee was paid (`cash`, `transfer`, `online`, `waived`), `""` '
+        "unpaid (directors of the tournament only; else null)."
+    )
+    waiting_position = serializers.SerializerMethodField(
+        help_text="The place on the waiting list (1 = next in); null off the list."
+    )
 
     class Meta:
         model = Entry
@@ -377,10 +461,26 @@ class EntrySerializer(serializers.ModelSerializer):
             "seed",
             "status",
             "checked_in_at",
+            "signed_up",
+            "waiting_position",
+            "paid",
             "link",
             "link_key",
         ]
         read_only_fields = fields
+
+    def get_paid(self, entry: Entry) -> str | None:
+        return entry.paid if "link_keys" in self.context else None
+
+    def get_waiting_position(self, entry: Entry) -> int | None:
+        if entry.status != Entry.Status.WAITING:
+            return None
+        positions = self.context.get("waiting")
+        if positions is not None:
+            return positions.get(entry.pk)  # type: ignore[no-any-return]
+        from tournament.services.signup import waiting_position
+
+        return waiting_position(entry)
 
     def get_link_key(self, entry: Entry) -> str | None:
         return self.context.get("link_keys", {}).get(entry.player_id)
@@ -515,3 +615,77 @@ class DrawResultSerializer(serializers.Serializer):
     draw = DrawSerializer()
     round = RoundSerializer(allow_null=True)
     matches = MatchSerializer(many=True)
+
+
+class SignupSerializer(serializers.Serializer):
+    """A player's own sign-up (as the public form)."""
+
+    name = serializers.CharField(max_length=120)
+    email = serializers.EmailField(max_length=254)
+    club = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    country = serializers.CharField(max_length=2, required=False, allow_blank=True, default="")
+
+
+class SignedUpSerializer(serializers.Serializer):
+    """A sign-up taken: the entry's status, its waiting-list place and the private link."""
+
+    entry = serializers.IntegerField()
+    player = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Entry.Status.choices)
+    waiting_position = serializers.IntegerField(allow_null=True)
+    link = serializers.URLField(help_text="The player's private link (also emailed).")
+    link_key = serializers.CharField()
+
+
+class EntriesPickSerializer(serializers.Serializer):
+    entries = serializers.ListField(child=IdField(), min_length=1, max_length=10_000)
+
+
+class EntriesPaidSerializer(EntriesPickSerializer):
+    paid = serializers.ChoiceField(
+        choices=[("", "Unpaid"), *Entry.Payment.choices],
+        allow_blank=True,
+        help_text='How they paid; `""` marks them unpaid.',
+    )
+
+
+class CountSerializer(serializers.Serializer):
+    changed = serializers.IntegerField()
+
+
+def _final_rows(rows: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "entry": row.entry.pk,
+            "player": row.entry.player_id,
+            "player_name": row.entry.player.name,
+            "place": {"best": row.place.best, "worst": row.place.worst, "text": str(row.place)},
+            "prize": row.prize,
+        }
+        for row in rows
+    ]
+
+
+def final_sheet_data(sheet: Any) -> dict[str, Any]:
+    """A ``tournament.selectors.final_places.FinalSheet`` in the shape of ``FinalSheetSerializer``."""
+    return {
+        "event": sheet.event.pk,
+        "places": _final_rows(sheet.rows),
+        "pool": sheet.pool,
+        "paid_entries": sheet.paid_entries,
+        "paid_out": sheet.paid_out,
+        "remainder": sheet.remainder,
+        "prize_unit": sheet.event.prize_unit,
+        "side_pools": [
+            {
+                "name": side.pool.name,
+                "stake": side.pool.stake,
+                "payout_split": side.pool.payout_split,
+                "pool": side.total,
+                "paid_out": side.paid_out,
+                "remainder": side.remainder,
+                "places": _final_rows(side.rows),
+            }
+            for side in sheet.side_pools
+        ],
+    }

@@ -12,6 +12,7 @@ from tournament.api import (
     player_links,
     players,
     rounds,
+    signup,
     tournaments,
 )
 
@@ -55,6 +56,17 @@ urlpatterns = [
     ),
     path("events/<int:pk>/", events.EventDetailView.as_view(), name="api-event"),
     path("events/<int:pk>/entries/", entries.EntryListView.as_view(), name="api-entries"),
+    path("events/<int:pk>/signup/", signup.SignupView.as_view(), name="api-signup"),
+    path(
+        "events/<int:pk>/entries/paid/", signup.EntriesPaidView.as_view(), name="api-entries-paid"
+    ),
+    path(
+        "events/<int:pk>/entries/check-in/",
+        signup.EntriesCheckInView.as_view(),
+        name="api-entries-check-in",
+    ),
+    path("events/<int:pk>/places/", signup.EventPlacesView.as_view(), name="api-places"),
+    path("entries/<int:pk>/approve/", signup.EntryApproveView.as_view(), name="api-approve"),
     path("events/<int:pk>/draw/", rounds.DrawView.as_view(), name="api-draw"),
     path("events/<int:pk>/rounds/next/", rounds.NextRoundView.as_view(), name="api-next-round"),
     path("events/<int:pk>/bracket/", events.BracketView.as_view(), name="api-bracket"),

@@ -21,11 +21,13 @@ from tournament.console.base import (
     service_error_message,
 )
 from tournament.console.events import event_context
+from tournament.models import Entry
 from tournament.services.console_extras import (
     entry_check_in_undo,
     entry_register_player,
 )
 from tournament.services.entries import entry_check_in, entry_withdraw, entry_withdraw_undo
+from tournament.services.payments import entries_mark_paid
 
 
 @login_required
@@ -75,6 +77,10 @@ def entry_check_in_toggle(
     try:
         if wanted:
             entry = entry_check_in(entry=entry, by=request.user)
+            paid = request.POST.get("paid", "")
+            if paid and paid in Entry.Payment.values:  # paid at the desk, with the check-in
+                entries_mark_paid(event=event, entry_ids=[entry.pk], method=paid, by=request.user)
+                entry.paid = paid
         else:
             entry = entry_check_in_undo(entry=entry, by=request.user)
     except (*REFUSALS, ValidationError) as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
@@ -18,9 +19,11 @@ from tournament.console.base import (
     call_service,
     service_error_message,
 )
-from tournament.models import Event
+from tournament.models import Entry, Event
 from tournament.services.event_settings import KEEP, event_locked_settings, event_update
 from tournament.services.events import event_create
+from tournament.services.payments import unpaid_count
+from tournament.services.signup import signup_namesakes
 
 
 @login_required
@@ -99,6 +102,11 @@ def event_settings(request: AuthenticatedHttpRequest, slug: str, event_slug: str
                 payout_split=data["payout_split"],
                 deadline_rule=data["deadline_rule"],
                 start_matches=data["start_matches"] or KEEP,
+                signup=data["signup"],
+                signup_deadline=data["signup_deadline"],
+                entry_cap=data["entry_cap"],
+                added_money=data["added_money"] or Decimal(0),
+                prize_unit=data["prize_unit"],
             )
         except (*REFUSALS, ValidationError) as exc:
             field, message = service_error_message(exc)
@@ -126,6 +134,7 @@ def event_context(
 ) -> dict[str, Any]:
     """What the event page shows, with fresh forms unless a failed one is given back."""
     entries = selectors.event_entries(event)
+    signup_marks(entries)
     rounds = selectors.event_rounds(event)
     progress = selectors.round_progress(event)
     waiting = selectors.round_waiting(event)
@@ -171,6 +180,13 @@ def event_context(
         )
         if event.status == "registration"
         else None,
+        "unpaid": unpaid_count(event),
+        "side_pools": [
+            (pool, {e.pk for e in pool.entries.all()})
+            for pool in event.side_pools.prefetch_related("entries")
+        ],
+        "side_pool_form": forms_given.get("side_pool_form") or forms.SidePoolForm(),
+        "payments": Entry.Payment.choices,
         "pairs_rounds": selectors.pairs_rounds(event),
         "can_pair_next": selectors.pairs_rounds(event) and event.status in ("drawn", "running"),
     }
@@ -209,3 +225,18 @@ def match_lengths(request: AuthenticatedHttpRequest, slug: str, event_slug: str)
         event_context(request, tournament, event, lengths_form=form),
         status=400,
     )
+
+
+def signup_marks(entries: list[Entry]) -> None:
+    """Mark each entry for its row: the place on the waiting list (``waiting_place``) and,
+    for a sign-up, the known players with its name or email (``namesakes``)."""
+    waiting = sorted(
+        (e for e in entries if e.status == Entry.Status.WAITING),
+        key=lambda e: (e.waiting_since is None, e.waiting_since, e.pk),
+    )
+    for place, entry in enumerate(waiting, 1):
+        entry.waiting_place = place  # type: ignore[attr-defined]
+    for entry_id, players in signup_namesakes(entries).items():
+        for entry in entries:
+            if entry.pk == entry_id:
+                entry.namesakes = players  # type: ignore[attr-defined]

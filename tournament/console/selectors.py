@@ -80,11 +80,17 @@ def entry_of(event: Event, entry_id: int) -> Entry:
 
 
 def event_entries(event: Event) -> list[Entry]:
-    """The event's entries with their players, seeded ones first, then by name."""
-    return list(
+    """The event's entries with their players, seeded ones first, then by name; sign-ups
+    awaiting approval and the waiting list (in its order) last."""
+    entries = list(
         event.entries.select_related("player").order_by(
             F("seed").asc(nulls_last=True), "player__name", "id"
         )
+    )
+    off = (Entry.Status.PENDING, Entry.Status.WAITING)  # below the field, in waiting order
+    return [e for e in entries if e.status not in off] + sorted(
+        (e for e in entries if e.status in off),
+        key=lambda e: (e.status, e.waiting_since is None, e.waiting_since, e.pk),
     )
 
 

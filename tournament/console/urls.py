@@ -2,7 +2,16 @@
 
 from django.urls import path
 
-from tournament.console import directors, entries, events, matches, players, rounds, tournaments
+from tournament.console import (
+    directors,
+    entries,
+    events,
+    matches,
+    players,
+    rounds,
+    signups,
+    tournaments,
+)
 
 app_name = "console"
 
@@ -39,6 +48,26 @@ urlpatterns = [
         name="event-settings",
     ),
     path("t/<slug:slug>/events/<slug:event_slug>/entries/", entries.entry_add, name="entry-add"),
+    path(
+        "t/<slug:slug>/events/<slug:event_slug>/entries/bulk/",
+        signups.entries_bulk,
+        name="entries-bulk",
+    ),
+    path(
+        "t/<slug:slug>/events/<slug:event_slug>/side-pools/",
+        signups.side_pool_add,
+        name="side-pool-add",
+    ),
+    path(
+        "t/<slug:slug>/events/<slug:event_slug>/side-pools/<int:pool_id>/",
+        signups.side_pool_players,
+        name="side-pool-players",
+    ),
+    path(
+        "t/<slug:slug>/events/<slug:event_slug>/entries/<int:entry_id>/approve/",
+        signups.entry_approve_view,
+        name="entry-approve",
+    ),
     path(
         "t/<slug:slug>/events/<slug:event_slug>/entries/<int:entry_id>/check-in/",
         entries.entry_check_in_toggle,

@@ -3,7 +3,7 @@
 from django.conf import settings
 from django.urls import path
 
-from tournament.public import views
+from tournament.public import signup, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -14,6 +14,10 @@ urlpatterns = [
     path("t/<slug:slug>/<slug:event_slug>/", views.event, name="public-event"),
     path("t/<slug:slug>/<slug:event_slug>/live/", views.event_live, name="public-event-live"),
     path("t/<slug:slug>/<slug:event_slug>/print/", views.event_print, name="public-event-print"),
+    path("t/<slug:slug>/<slug:event_slug>/signup/", signup.signup, name="public-signup"),
+    path(
+        "t/<slug:slug>/<slug:event_slug>/final/", views.event_final_sheet, name="public-event-final"
+    ),
     path("t/<slug:slug>/<slug:event_slug>/slips/", views.event_slips, name="public-event-slips"),
     path("t/<slug:slug>/<slug:event_slug>/draws/<int:draw_id>/", views.draw, name="public-draw"),
     path("matches/<int:match_id>/", views.match, name="public-match"),

@@ -34,6 +34,7 @@ from tournament.public.selectors import (
     player_history,
     tournament_pages,
 )
+from tournament.selectors.final_places import event_final
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
 #: Game rows on a match slip (a longer match continues on the back).
@@ -214,6 +215,7 @@ def _event_page(slug: str, event_slug: str, unless: str = "") -> tuple[Page | No
             "data": data,
             "event": event,
             "t": t,
+            "final": event_final(event),
             "version": version,
             "live_url": reverse("public-event-live", args=[slug, event_slug]),
         }
@@ -286,6 +288,13 @@ def event_print(request: HttpRequest, slug: str, event_slug: str) -> HttpRespons
         return {"data": data, "sheets": sheets}
 
     return _print_page(request, slug, event_slug, "print_bracket", make)
+
+
+def event_final_sheet(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
+    """A finished event's final sheet to print: places, names, prizes and the pool."""
+    return _print_page(
+        request, slug, event_slug, "final_sheet", lambda event: {"final": event_final(event)}
+    )
 
 
 def event_slips(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:

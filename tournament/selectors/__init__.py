@@ -23,6 +23,9 @@ from matches.selectors import matches_query, tournaments_visible_to
 from tournament.formats import standings as ranking
 from tournament.models import Draw, Entry, Event, Player, PlayerLink, Round, Tournament, User
 
+#: Entries that hold no place in the event (a waiting list, a sign-up not approved yet).
+OFF_LIST = (Entry.Status.WAITING, Entry.Status.PENDING)
+
 # ---- access ---------------------------------------------------------------------------
 
 
@@ -110,7 +113,9 @@ def event_list(tournament: Tournament) -> QuerySet[Event]:
     """A tournament's events in their order, with the numbers a list shows."""
     return (
         tournament.events.select_related("feeds_from", "champion__player")
-        .annotate(entry_count=Count("entries", distinct=True))
+        .annotate(
+            entry_count=Count("entries", filter=~Q(entries__status__in=OFF_LIST), distinct=True)
+        )
         .order_by("position", "id")
     )
 
@@ -125,7 +130,9 @@ def event_detail(event_id: int) -> Event:
                 "draws", queryset=Draw.objects.order_by("-created_at")[:1], to_attr="last_draws"
             ),
         )
-        .annotate(entry_count=Count("entries", distinct=True))
+        .annotate(
+            entry_count=Count("entries", filter=~Q(entries__status__in=OFF_LIST), distinct=True)
+        )
         .get(pk=event_id)
     )
 
@@ -216,7 +223,9 @@ class StandingRow:
 
 
 def _results(event: Event) -> tuple[list[Entry], list[Match]]:
-    entries = list(event.entries.select_related("player").order_by("seed", "id"))
+    entries = list(
+        event.entries.exclude(status__in=OFF_LIST).select_related("player").order_by("seed", "id")
+    )
     decided = list(
         Match.objects.filter(event=event, status=Match.Status.COMPLETE, winner__isnull=False)
         .order_by("pk")

@@ -127,6 +127,11 @@ def entry_withdraw(
         )
         if entry.status == Entry.Status.WITHDRAWN:
             return entry
+        if entry.status in (Entry.Status.WAITING, Entry.Status.PENDING):
+            entry.status = Entry.Status.WITHDRAWN  # held no place: nothing else changes
+            entry.waiting_since = None
+            entry.save(update_fields=["status", "waiting_since"])
+            return entry
         if entry.status not in ACTIVE:
             raise refuse(f"{entry.player} is already out of {entry.event.name}.", code="not-active")
         open_matches = (
@@ -149,6 +154,10 @@ def entry_withdraw(
         if refusal is None:
             entry.status = Entry.Status.WITHDRAWN
             entry.save(update_fields=["status"])
+            if entry.event.status == Event.Status.REGISTRATION:
+                from tournament.services.signup import waiting_promote
+
+                waiting_promote(event=entry.event)  # the first on the list takes the place
             for match, opponent in walkovers:
                 match_decide_without_play(
                     match_id=match.pk,

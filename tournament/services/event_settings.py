@@ -10,6 +10,7 @@ entry fee and payouts may change at any time.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -92,6 +93,11 @@ LABELS = {
     "payout_split": "The payout split",
     "deadline_rule": "The deadline rule",
     "start_matches": "When matches start",
+    "signup": "Sign-up",
+    "signup_deadline": "The sign-up deadline",
+    "entry_cap": "The entry cap",
+    "added_money": "The added money",
+    "prize_unit": "The prize rounding",
 }
 
 
@@ -113,6 +119,11 @@ def event_update(
     payout_split: Sequence[float] = KEEP,
     deadline_rule: str = KEEP,
     start_matches: str = KEEP,
+    signup: str = KEEP,
+    signup_deadline: datetime | None = KEEP,
+    entry_cap: int | None = KEEP,
+    added_money: Decimal = KEEP,
+    prize_unit: int = KEEP,
 ) -> Event:
     """Change an event's settings; a parameter not given keeps its value.
 
@@ -138,6 +149,11 @@ def event_update(
         "payout_split": payout_split,
         "deadline_rule": deadline_rule,
         "start_matches": start_matches,
+        "signup": signup,
+        "signup_deadline": signup_deadline,
+        "entry_cap": entry_cap,
+        "added_money": added_money,
+        "prize_unit": prize_unit,
     }
     wanted = {field: value for field, value in given.items() if value is not KEEP}
     with transaction.atomic():
@@ -178,6 +194,10 @@ def event_update(
             event_matches_start_ready(event=event, now=timezone.now())
         if "rounds_planned" in changed and event.status == Event.Status.RUNNING:
             league_finish_if_done(event)
+        if "entry_cap" in changed:  # a higher cap (or none) takes players off the list
+            from tournament.services.signup import waiting_promote
+
+            waiting_promote(event=event)
         for event_id in {i for i in (event.pk, event.feeds_from_id, was_fed_by) if i is not None}:
             page_cache.invalidate_event_on_commit(event_id, event.tournament_id)
     return event

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from decimal import Decimal
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.db import transaction
@@ -392,8 +393,47 @@ def spec_values(wanted: dict[str, Any], kind_if_none: Callable[[], str]) -> dict
             value = check_start_matches(value)
         elif field == "deadline_rule" and value not in Event.DeadlineRule.values:
             raise refuse(f"Unknown deadline rule {value!r}.", code="invalid", field="deadline_rule")
+        elif field in SIGNUP_AND_PRIZE_FIELDS:
+            value = _signup_or_prize_value(field, value)
         new[field] = value
     return new
+
+
+#: The units a director rounds prizes to.
+PRIZE_UNITS = (1, 5, 10)
+SIGNUP_AND_PRIZE_FIELDS = frozenset(
+    {"signup", "signup_deadline", "entry_cap", "added_money", "prize_unit"}
+)
+
+
+def _signup_or_prize_value(field: str, value: Any) -> Any:
+    """A sign-up or prize setting in its stored shape, refused when it is not valid."""
+    if field == "signup" and value not in Event.Signup.values:
+        raise refuse(
+            "Sign-up is closed, open, or open with approval.", code="invalid", field="signup"
+        )
+    if field == "signup_deadline" and value is not None and not isinstance(value, datetime):
+        raise refuse("A deadline is a date and time.", code="invalid", field="signup_deadline")
+    if (
+        field == "entry_cap"
+        and value is not None
+        and (isinstance(value, bool) or not isinstance(value, int) or not 2 <= value <= 10000)
+    ):
+        raise refuse(
+            "An entry cap is a whole number from 2 (or none).", code="invalid", field="entry_cap"
+        )
+    if field == "added_money":
+        try:
+            value = Decimal(str(value if value is not None else 0))
+        except (InvalidOperation, ValueError):
+            value = Decimal("NaN")
+        if not value.is_finite() or value < 0 or value >= 10**7:
+            raise refuse(
+                "Added money is 0 or more, below 10,000,000.", code="invalid", field="added_money"
+            )
+    if field == "prize_unit" and value not in PRIZE_UNITS:
+        raise refuse("Prizes round to a unit of 1, 5 or 10.", code="invalid", field="prize_unit")
+    return value
 
 
 def spec_relations(

@@ -260,3 +260,73 @@ def queue_director_invite(
 ) -> None:
     """Write the email that gives a new director the link to set their password to the outbox."""
     outbox.enqueue(notify_director_invite.name, tournament_id, user_id, by_id)
+
+
+#: What a sign-up notice tells: (subject, first paragraph).
+SIGNUP_NOTICES = {
+    "registered": ("You are entered in {event}", "You are entered in {event}."),
+    "waiting": (
+        "You are on the waiting list of {event}",
+        "{event} is full: you are number {position} on its waiting list. We email you if a "
+        "place becomes free.",
+    ),
+    "pending": (
+        "Your sign-up for {event}",
+        "Your sign-up for {event} is received; the director confirms it.",
+    ),
+    "moved-up": (
+        "A place is free: you are entered in {event}",
+        "A player withdrew from {event}: you have moved up from the waiting list and are "
+        "entered now.",
+    ),
+}
+
+
+def signup_message(entry: Entry, notice: str, position: int | None = None) -> EmailMessage:
+    """The notice of a sign-up (``notice``: a key of ``SIGNUP_NOTICES``), with the link
+    the player follows, and withdraws from."""
+    event = entry.event
+    subject, first = SIGNUP_NOTICES[notice]
+    lines = [
+        f"Hello {entry.player.name},",
+        "",
+        first.format(event=event.name, position=position),
+        "",
+        f"Your private link for {event.tournament.name} (your matches, your results; you can",
+        "withdraw from it before the draw):",
+        f"  {report_link(entry)}",
+    ]
+    return EmailMessage(
+        subject=header_text(subject.format(event=event.name)),
+        body="\n".join(lines) + "\n",
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[entry.player.email],
+    )
+
+
+@shared_task(**EMAIL_TASK, name="tournament.notifications.notify_signup")
+def notify_signup(self: object, entry_id: int, notice: str, position: int | None = None) -> int:
+    """Email a sign-up notice; once per entry, notice and place on the list."""
+    entry = Entry.objects.select_related("event__tournament", "player").filter(pk=entry_id).first()
+    if entry is None or not entry.player.email or notice not in SIGNUP_NOTICES:
+        return 0
+    key = f"notified:signup:{entry.pk}:{notice}:{position}"
+    try:
+        if cache.get(key):
+            return 0
+    except Exception:  # cache down: better twice than never
+        log.warning("cache unavailable; sending sign-up notice %s without dedupe", entry.pk)
+    sent = send_all([signup_message(entry, notice, position)], f"sign-up {entry.pk} {notice}")
+    try:
+        cache.set(key, 1, SENT_TTL)
+    except Exception:
+        log.warning("could not remember notice %s", key)
+    return sent
+
+
+@receiver(signals.signup_notice)
+def queue_signup_notice(
+    sender: object, *, entry_id: int, notice: str, position: int | None, **kwargs: object
+) -> None:
+    """Write a sign-up's notice to the outbox, in the signing-up transaction."""
+    outbox.enqueue(notify_signup.name, entry_id, notice, position)

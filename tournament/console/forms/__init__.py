@@ -9,6 +9,7 @@ from tournament.console.forms.events import (  # noqa: F401
     EventForm,
     EventSettingsForm,
     MatchLengthsForm,
+    SidePoolForm,
     TournamentForm,
     TournamentSettingsForm,
 )

@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 import zoneinfo
 from collections.abc import Iterable, Mapping
+from datetime import datetime
+from decimal import Decimal
 from typing import Any, cast
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django import forms
 from django.db.models import QuerySet
@@ -194,6 +197,13 @@ class TournamentSettingsForm(LockedFieldsForm, TournamentForm):
         return self.initial["slug"]  # type: ignore[no-any-return]
 
 
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ValueError, ZoneInfoNotFoundError):
+        return ZoneInfo("UTC")
+
+
 def _whole(value: Any) -> Any:
     return int(value) if isinstance(value, float) and value.is_integer() else value
 
@@ -205,9 +215,47 @@ EVENT_FORM_FIELDS: dict[str, tuple[str, ...]] = {
 
 
 class EventSettingsForm(LockedFieldsForm, EventForm):
-    """An event's settings after its creation; ``locked`` (by model field) says which stay."""
+    """An event's settings after its creation; ``locked`` (by model field) says which stay.
+
+    Sign-up and prize rounding are set here (after creation: the event's page exists)."""
 
     SLUG_REASON = "It is the address of the event's pages and printed sheets."
+
+    signup = forms.ChoiceField(
+        choices=Event.Signup.choices,
+        widget=forms.RadioSelect,
+        label="Players' own sign-up",
+        help_text="On the tournament's public page; you can always enter players by hand.",
+    )
+    signup_deadline = forms.DateTimeField(
+        required=False,
+        label="Sign-up deadline",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text="In the tournament's time zone; blank: until the draw.",
+    )
+    entry_cap = forms.IntegerField(
+        required=False,
+        min_value=2,
+        max_value=10000,
+        label="Entry cap",
+        help_text="Past it, sign-ups join a waiting list; blank: no cap.",
+    )
+    added_money = forms.DecimalField(
+        required=False, min_value=0, max_digits=9, decimal_places=2, label="Added money"
+    )
+    prize_unit = forms.TypedChoiceField(
+        choices=[(1, "1"), (5, "5"), (10, "10")],
+        coerce=int,
+        initial=1,
+        label="Round prizes down to",
+        help_text="What rounding leaves is stated on the final sheet.",
+    )
+
+    GROUPS = {
+        **EventForm.GROUPS,
+        "signup": ("signup", "signup_deadline", "entry_cap"),
+        "money": ("entry_fee", "payout_split", "added_money", "prize_unit"),
+    }
 
     def __init__(
         self, *args: Any, event: Event, locked: Mapping[str, str] | None = None, **kwargs: Any
@@ -231,6 +279,17 @@ class EventSettingsForm(LockedFieldsForm, EventForm):
             "tiebreaks": list(event.tiebreaks or DEFAULT_TIEBREAKS),
             "deadline_rule": event.deadline_rule,
             "start_matches": event.start_matches,
+            "signup": event.signup,
+            "signup_deadline": (
+                event.signup_deadline.astimezone(_zone(event.tournament.time_zone)).replace(
+                    tzinfo=None  # shown as typed, on the tournament's clock
+                )
+                if event.signup_deadline
+                else None
+            ),
+            "entry_cap": event.entry_cap,
+            "added_money": event.added_money,
+            "prize_unit": event.prize_unit,
         }
         by_form_field = {"slug": self.SLUG_REASON}
         for name, reason in (locked or {}).items():
@@ -238,6 +297,12 @@ class EventSettingsForm(LockedFieldsForm, EventForm):
                 by_form_field[form_field] = reason
         super().__init__(*args, initial=initial, locked=by_form_field, **kwargs)
         cast(forms.ChoiceField, self.fields["kind"]).choices = Event.Kind.choices
+        self.zone = _zone(event.tournament.time_zone)
+
+    def clean_signup_deadline(self) -> datetime | None:
+        """The deadline as typed, on the tournament's clock (the form reads it as UTC)."""
+        value: datetime | None = self.cleaned_data.get("signup_deadline")
+        return value.replace(tzinfo=self.zone) if value is not None else None
 
     def clean_slug(self) -> str:
         slug: str = self.cleaned_data.get("slug") or ""
@@ -312,3 +377,14 @@ class MatchLengthsForm(forms.Form):
         label="Match length per round",
         help_text="First round first; the last one repeats. Started rounds keep theirs.",
     )
+
+
+class SidePoolForm(forms.Form):
+    """A side pool: its name, the stake each player puts in, and its split (fields named
+    ``pool-…``: the event page has other forms with a ``name``)."""
+
+    prefix = "pool"
+
+    name = forms.CharField(max_length=60, label="Side pool")
+    stake = forms.DecimalField(min_value=Decimal("0.01"), max_digits=9, decimal_places=2)
+    payout_split = NumberListField(label="Split (%)", help_text="e.g. 70, 30")

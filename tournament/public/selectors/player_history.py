@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import Q
 from django.http import Http404
 
 from matches.models import Match
-from tournament.models import Entry, Player, RatingChange
+from tournament.models import Entry, Event, Player, RatingChange
 from tournament.public.selectors.common import matches_with_players
 
 
@@ -28,6 +28,8 @@ class PlayerPage:
     rating_changes: list[RatingChange]
     wins: int
     losses: int
+    #: Entry id -> "3rd-4th of 14" (and the prize won) in each finished event.
+    places: dict[int, str] = field(default_factory=dict)
 
     @property
     def rating_rows(self) -> list[tuple[RatingChange, float]]:
@@ -72,4 +74,20 @@ def player_page(player_id: int) -> PlayerPage:
         .select_related("match__event__tournament")
         .order_by("created_at", "id")
     )
-    return PlayerPage(player, entries, rows, changes, wins, losses)
+    return PlayerPage(player, entries, rows, changes, wins, losses, _places(entries))
+
+
+def _places(entries: list[Entry]) -> dict[int, str]:
+    """Each entry's final place in its finished event (a few queries per finished event)."""
+    from tournament.selectors.final_places import event_final
+
+    places: dict[int, str] = {}
+    for entry in entries:
+        if entry.event.status != Event.Status.FINISHED:
+            continue
+        sheet = event_final(entry.event)
+        row = sheet.row_of(entry.pk) if sheet is not None else None
+        if sheet is not None and row is not None:
+            text = f"{row.place} of {len(sheet.rows)}"
+            places[entry.pk] = text + (f" · prize {row.prize:,}" if row.prize else "")
+    return places

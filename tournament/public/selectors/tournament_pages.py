@@ -14,6 +14,7 @@ from matches.models import Match
 from tournament.models import Entry, Event, Player, Round, Tournament
 from tournament.public.selectors.common import RUNNING, matches_with_players
 from tournament.public.selectors.in_play import LiveMatch, live_matches
+from tournament.selectors import OFF_LIST
 
 
 def public_tournaments() -> QuerySet[Tournament]:
@@ -73,7 +74,9 @@ def tournament_page(tournament: Tournament) -> TournamentPage:
     events = list(
         tournament.events.select_related("champion__player", "feeds_from")
         .annotate(
-            entry_count=_count_of(Entry.objects.filter(event=OuterRef("pk"))),
+            entry_count=_count_of(
+                Entry.objects.filter(event=OuterRef("pk")).exclude(status__in=OFF_LIST)
+            ),
             running_count=_count_of(Match.objects.filter(event=OuterRef("pk"), status__in=RUNNING)),
         )
         .order_by("position", "id")

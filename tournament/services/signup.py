@@ -1,0 +1,218 @@
+"""Players' own sign-up for an event, the waiting list, and the director's approval.
+
+Identity: a sign-up never finds, changes or takes over an existing player. Whoever
+signs up gets a new player record of their own (through ``player_create``), however
+their name or email compares with players already known: typing someone else's email
+into the public form gains nothing but a separate record under the typed name, and
+the email only ever receives that record's own link. The console marks such a
+sign-up (same name or email as a known player) so that the director can enter the
+known player instead and withdraw the sign-up.
+
+An entry taken from a sign-up is ``registered`` while the event has room under its
+cap, else ``waiting`` (ordered by ``waiting_since``); with approval on, ``pending``
+until the director approves it (then registered or waiting, by the same cap). A
+withdrawal before the draw moves the first waiting entry up, and it is emailed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from matches.errors import refuse
+from tournament import page_cache
+from tournament.models import Entry, Event, Player, PlayerLink, User
+from tournament.services.common import ACTIVE
+from tournament.services.entries import entry_register
+from tournament.services.player_links import player_link_ensure
+from tournament.services.players import player_create
+from tournament.signals import announce_signup_notice
+
+#: Entries that hold or wait for a place (a second sign-up with their email is refused).
+SIGNED = (*ACTIVE, Entry.Status.WAITING, Entry.Status.PENDING)
+
+
+@dataclass(frozen=True)
+class SignedUp:
+    """A sign-up taken: the entry, the player's private link and, on the waiting list,
+    their place on it (1 = next in)."""
+
+    entry: Entry
+    link: PlayerLink
+    position: int | None
+
+
+def signup_open_problem(event: Event, now: datetime | None = None) -> str | None:
+    """Why ``event`` takes no sign-up now, in words; None while it does."""
+    if event.signup == Event.Signup.CLOSED:
+        return f"Sign-up for {event.name} is closed: ask the director to enter you."
+    if event.feeds_from_id is not None:
+        return f"{event.name} is filled by the losers of another event."
+    if event.status != Event.Status.REGISTRATION:
+        return f"{event.name} is already drawn: sign-up is over."
+    if event.signup_deadline is not None and (now or timezone.now()) >= event.signup_deadline:
+        return f"Sign-up for {event.name} closed at the deadline."
+    return None
+
+
+def waiting_position(entry: Entry) -> int | None:
+    """The entry's place on its event's waiting list (1 = next in), None off the list."""
+    if entry.status != Entry.Status.WAITING:
+        return None
+    ahead = Entry.objects.filter(event_id=entry.event_id, status=Entry.Status.WAITING).filter(
+        Q(waiting_since__lt=entry.waiting_since)
+        | Q(waiting_since=entry.waiting_since, pk__lt=entry.pk)
+    )
+    return ahead.count() + 1
+
+
+def _has_room(event: Event) -> bool:
+    if event.entry_cap is None:
+        return True
+    return event.entries.filter(status__in=ACTIVE).count() < event.entry_cap
+
+
+def _clean_email(email: str) -> str:
+    email = (email or "").strip()
+    if not email:
+        raise refuse(
+            "Give your email: your private link is sent to it.", code="invalid", field="email"
+        )
+    if len(email) > 254:
+        raise refuse("An email has at most 254 characters.", code="invalid", field="email")
+    try:
+        validate_email(email)
+    except ValidationError as err:
+        raise refuse("That is not an email address.", code="invalid", field="email") from err
+    return email
+
+
+def _notify(entry: Entry, notice: str, position: int | None = None) -> None:
+    announce_signup_notice(entry.pk, notice, position)
+
+
+def _wait(entry: Entry) -> None:
+    entry.status = Entry.Status.WAITING
+    entry.waiting_since = timezone.now()
+    entry.save(update_fields=["status", "waiting_since"])
+
+
+def entry_signup(
+    *, event: Event, name: str, email: str, club: str = "", country: str = ""
+) -> SignedUp:
+    """A player signs up for ``event`` from the public page (see the module).
+
+    Refused: sign-up closed, past its deadline or the draw (``signup-closed``), a bad
+    field (``invalid``, naming it), and an email already signed up for this event
+    (``already-signed-up``: their link was sent to it).
+    """
+    email = _clean_email(email)
+    with transaction.atomic():
+        event = Event.objects.select_for_update(no_key=True).get(pk=event.pk)
+        if problem := signup_open_problem(event):
+            raise refuse(problem, code="signup-closed")
+        if event.entries.filter(status__in=SIGNED, player__email__iexact=email).exists():
+            raise refuse(
+                f"This email is already signed up for {event.name}: its private link was "
+                "sent to it, and withdraws from there.",
+                code="already-signed-up",
+                field="email",
+            )
+        player = player_create(name=name, email=email, club=club, country=country)
+        entry = entry_register(event=event, player=player)
+        entry.signed_up = True
+        entry.save(update_fields=["signed_up"])
+        position = None
+        if event.signup == Event.Signup.APPROVAL:
+            entry.status = Entry.Status.PENDING
+            entry.save(update_fields=["status"])
+            notice = "pending"
+        elif _has_room_but(event, entry):
+            notice = "registered"
+        else:
+            _wait(entry)
+            position = waiting_position(entry)
+            notice = "waiting"
+        link = player_link_ensure(tournament_id=event.tournament_id, player_id=player.pk)
+        _notify(entry, notice, position)
+        page_cache.invalidate_event_on_commit(event.pk, event.tournament_id)
+    return SignedUp(entry, link, position)
+
+
+def _has_room_but(event: Event, entry: Entry) -> bool:
+    """Room under the cap for ``entry`` (already counted among the active ones)."""
+    if event.entry_cap is None:
+        return True
+    others = event.entries.filter(status__in=ACTIVE).exclude(pk=entry.pk).count()
+    return others < event.entry_cap
+
+
+def entry_approve(*, entry: Entry, by: User | None = None) -> Entry:
+    """Take a pending sign-up: registered while there is room, else on the waiting list."""
+    with transaction.atomic():
+        event = Event.objects.select_for_update(no_key=True).get(pk=entry.event_id)
+        entry = (
+            Entry.objects.select_for_update(no_key=True).select_related("player").get(pk=entry.pk)
+        )
+        if entry.status != Entry.Status.PENDING:
+            raise refuse(f"{entry.player} is not awaiting approval.", code="not-pending")
+        if event.status != Event.Status.REGISTRATION:
+            raise refuse(f"{event.name} is already drawn.", code="event-drawn")
+        entry.event = event
+        if _has_room(event):
+            entry.status = Entry.Status.REGISTERED
+            entry.save(update_fields=["status"])
+            _notify(entry, "registered")
+        else:
+            _wait(entry)
+            _notify(entry, "waiting", waiting_position(entry))
+        page_cache.invalidate_event_on_commit(event.pk, event.tournament_id)
+    return entry
+
+
+def waiting_promote(*, event: Event) -> list[Entry]:
+    """Move entries up from the waiting list while the event has room (the caller holds
+    the event's lock; before the draw only). Each is emailed once the change commits."""
+    event = Event.objects.get(pk=event.pk)
+    if event.status != Event.Status.REGISTRATION:
+        return []
+    moved = []
+    while _has_room(event):
+        first = (
+            Entry.objects.select_for_update(no_key=True)
+            .filter(event=event, status=Entry.Status.WAITING)
+            .order_by("waiting_since", "pk")
+            .first()
+        )
+        if first is None:
+            break
+        first.status = Entry.Status.REGISTERED
+        first.waiting_since = None
+        first.save(update_fields=["status", "waiting_since"])
+        _notify(first, "moved-up")
+        moved.append(first)
+    if moved:
+        page_cache.invalidate_event_on_commit(event.pk, event.tournament_id)
+    return moved
+
+
+def signup_namesakes(entries: list[Entry]) -> dict[int, list[Player]]:
+    """For the console: each signed-up entry's other players with its name or email."""
+    found: dict[int, list[Player]] = {}
+    for entry in entries:
+        if not entry.signed_up:
+            continue
+        player = entry.player
+        same = Q(name__iexact=" ".join(player.name.split()))
+        if player.email:
+            same |= Q(email__iexact=player.email)
+        others = list(Player.objects.filter(same).exclude(pk=player.pk).order_by("pk")[:3])
+        if others:
+            found[entry.pk] = others
+    return found
