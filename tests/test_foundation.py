@@ -95,6 +95,14 @@ def test_api_docs_and_schema_are_served(client):
     assert b"openapi" in schema.content
 
 
+@pytest.mark.embedded
+def test_the_embedded_default_uses_sqlite_local_memory_and_eager_tasks():
+    """What ``make run`` and ``make test-quick`` run on: no service to install."""
+    assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+    assert settings.CACHES["default"]["BACKEND"].endswith("LocMemCache")
+    assert settings.CELERY_TASK_ALWAYS_EAGER
+
+
 @pytest.mark.services
 def test_services_run_uses_postgresql_and_redis():
     assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
