@@ -52,13 +52,25 @@ if os.environ.get("CI") == "true":
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    # Keep this run's cache keys and task queue apart from any other run on the machine.
-    settings.CACHES["default"]["KEY_PREFIX"] = RUN_NAME
     _use_password_hashers(FAST_PASSWORD_HASHERS)
+    # Keep this run's cache keys, task queue and every other broker key (acks, control
+    # broadcasts) apart from any other run on the machine; in the environment too, so that
+    # every server a test starts (workers, gunicorn) inherits them.
+    names = {
+        "CACHE_KEY_PREFIX": RUN_NAME,
+        "CELERY_QUEUE": RUN_NAME,
+        "CELERY_KEY_PREFIX": f"{RUN_NAME}:",
+    }
+    os.environ.update(names)
+    settings.CACHES["default"]["KEY_PREFIX"] = names["CACHE_KEY_PREFIX"]
     if ON_SERVICES:
         from tournament.celery import app
 
-        app.conf.task_default_queue = RUN_NAME
+        app.conf.task_default_queue = names["CELERY_QUEUE"]
+        app.conf.broker_transport_options = {
+            **app.conf.broker_transport_options,
+            "global_keyprefix": names["CELERY_KEY_PREFIX"],
+        }
         _drop_abandoned_test_databases()
 
 
