@@ -120,3 +120,18 @@ def test_task_runs_in_a_live_worker_against_the_test_database(celery_worker_proc
     seen = wait_for(lambda: cache.get(key))
     assert seen["pid"] == celery_worker_process.pid
     assert seen["players"] == 1
+
+
+@pytest.mark.services
+def test_this_runs_broker_keys_carry_its_own_prefix(celery_worker_process):
+    """Runs side by side on one Redis (and xdist workers) share no queue, ack or broadcast."""
+    import redis
+
+    from tournament.celery import app
+
+    prefix = os.environ["CELERY_KEY_PREFIX"]
+    queue = app.conf.task_default_queue
+    assert prefix.startswith(settings.CACHES["default"]["KEY_PREFIX"])
+    raw = redis.Redis.from_url(settings.REDIS_URL)
+    assert raw.exists(f"{prefix}_kombu.binding.{queue}")
+    assert not raw.exists(f"_kombu.binding.{queue}")

@@ -35,7 +35,7 @@ def test_the_suite_hashes_with_md5() -> None:
 
 
 def test_an_account_made_with_the_real_hasher_logs_in(production_password_hashers) -> None:
-    assert settings.PASSWORD_HASHERS == production_password_hashers
+    assert production_password_hashers == settings.PASSWORD_HASHERS
     user = UserFactory(username="pbkdf2-director")
     assert identify_hasher(user.password).algorithm == "pbkdf2_sha256"
     client = Client()
