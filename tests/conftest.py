@@ -59,7 +59,7 @@ def pytest_configure(config: pytest.Config) -> None:
     names = {
         "CACHE_KEY_PREFIX": RUN_NAME,
         "CELERY_QUEUE": RUN_NAME,
-        "CELERY_KEY_PREFIX": f"{RUN_NAME}:",
+        "CELERY_KEY_PREFIX": f"{RUN_NAME}-broker:",  # not under the cache's prefix
     }
     os.environ.update(names)
     settings.CACHES["default"]["KEY_PREFIX"] = names["CACHE_KEY_PREFIX"]

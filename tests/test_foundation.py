@@ -131,7 +131,30 @@ def test_this_runs_broker_keys_carry_its_own_prefix(celery_worker_process):
 
     prefix = os.environ["CELERY_KEY_PREFIX"]
     queue = app.conf.task_default_queue
-    assert prefix.startswith(settings.CACHES["default"]["KEY_PREFIX"])
+    assert prefix.startswith(settings.CACHES["default"]["KEY_PREFIX"] + "-")
     raw = redis.Redis.from_url(settings.REDIS_URL)
     assert raw.exists(f"{prefix}_kombu.binding.{queue}")
     assert not raw.exists(f"_kombu.binding.{queue}")
+
+
+@pytest.mark.services
+def test_clearing_the_page_caches_leaves_other_runs_keys_alone():
+    """``cache.clear()`` flushed the whole Redis database: another run's throttle counters,
+    page versions and Celery queue went with it (runs side by side failed)."""
+    import redis
+
+    from tournament.public.caching import clear_caches
+
+    raw = redis.Redis.from_url(settings.REDIS_URL)
+    other = f"test-other-{os.getpid()}:1:login:addr:10.0.0.1"
+    broker = os.environ["CELERY_KEY_PREFIX"] + "probe"  # where this run's queues live
+    raw.set(other, 3, ex=60)
+    raw.set(broker, 1, ex=60)
+    cache.set("mine", 1)
+    try:
+        clear_caches()
+        assert cache.get("mine") is None
+        assert raw.get(other) == b"3"
+        assert raw.get(broker) == b"1"
+    finally:
+        raw.delete(other, broker)
