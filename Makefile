@@ -62,7 +62,7 @@ lint: venv
 #   test-serial    tests marked `serial` (they restart services or race on timing), alone
 # Set-up targets (browser-deps, deploy-deps...) are prerequisites: add new ones there.
 test: venv browser-deps deploy-deps
-	@tests/stages.sh lint test-embedded test-parallel test-serial
+	@MAKE="$(MAKE)" tests/stages.sh lint test-embedded test-parallel test-serial
 
 # The whole suite on the SQLite default, no services needed (services tests skipped).
 test-quick: venv
