@@ -7,8 +7,10 @@ BIN := $(VENV)/bin
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/bgdirector
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 PYTEST := $(BIN)/pytest
+# xdist workers of the parallel stages (auto: one per core).
+TEST_WORKERS ?= auto
 
-.PHONY: venv run serve worker beat test test-sqlite test-services lint bench stress cluster browser-deps deploy-deps clean
+.PHONY: venv run serve worker beat test test-quick test-embedded test-parallel test-serial lint bench stress cluster browser-deps deploy-deps clean
 
 $(BIN)/.installed: requirements.txt requirements/base.txt
 	@test -n "$(PYTHON)" || { echo "No Python 3.12+ found: install python3.12 or set PYTHON=..."; exit 1; }
@@ -56,27 +58,49 @@ lint: venv
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/python tools/lint_private_imports.py
 
-# The SQLite default first (tasks eager, local-memory cache), then everything against
-# PostgreSQL + Redis + a live Celery worker; the last line is that run's pytest summary.
-test: venv browser-deps deploy-deps lint test-sqlite test-services
+# Each test once, in stages, each timed (summary at the end; tests/stages.sh):
+#   lint
+#   test-embedded  tests marked `embedded` (about the SQLite default: eager tasks,
+#                  local-memory cache, make run's seed_demo), on SQLite
+#   test-parallel  everything else but `serial` and `stress`, on PostgreSQL + Redis,
+#                  spread over $(TEST_WORKERS) xdist workers; each has its own test database,
+#                  cache key prefix, Celery queue and live worker (tests/conftest.py)
+#   test-serial    tests marked `serial` (they restart services or race on timing), alone
+# Set-up targets (browser-deps, deploy-deps...) are prerequisites: add new ones there.
+test: venv browser-deps deploy-deps
+	@MAKE="$(MAKE)" tests/stages.sh lint test-embedded test-parallel test-serial
 
-test-sqlite: venv
-	@echo "=== Django suite on the embedded default: SQLite, local-memory cache, eager Celery ==="
-	env -u DATABASE_URL -u REDIS_URL $(PYTEST) -q -m "not services and not stress and not browser" \
-	  --ignore=tests/rules --ignore=tests/formats --ignore=matches/rules tests
+# The whole suite on the SQLite default, no services needed (services tests skipped).
+test-quick: venv
+	env -u DATABASE_URL -u REDIS_URL $(PYTEST) -q -n $(TEST_WORKERS) --dist loadgroup -m "not stress"
 
-test-services: venv
-	@if $(BIN)/python tests/services_up.py "$(TEST_DATABASE_URL)" "$(TEST_REDIS_URL)"; then \
-	  echo "=== Whole suite on PostgreSQL + Redis + a live Celery worker ==="; \
-	  DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(PYTEST) -q -m "not stress"; \
-	elif [ "$$CI" = "true" ]; then \
-	  echo "!!! CI=true and PostgreSQL/Redis are down: failing."; exit 1; \
-	else \
-	  echo; echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"; \
-	  echo "!!! PostgreSQL or Redis unreachable: the services tests are SKIPPED. !!!"; \
-	  echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"; echo; \
-	  env -u DATABASE_URL -u REDIS_URL $(PYTEST) -q -m "not stress"; \
-	fi
+test-embedded: venv
+	@echo "=== Tests of the embedded default: SQLite, local-memory cache, eager Celery ==="
+	env -u DATABASE_URL -u REDIS_URL $(PYTEST) -q -m "embedded and not stress"
+
+test-parallel: venv
+	@echo "=== PostgreSQL + Redis + a live Celery worker, $(TEST_WORKERS) xdist workers ==="
+	@$(call on_services,$(PYTEST) -q -n $(TEST_WORKERS) --dist loadgroup -m "not stress and not embedded and not serial")
+
+# (pytest's exit status 5: no test is marked serial, which is fine.)
+test-serial: venv
+	@echo "=== Tests that run alone: PostgreSQL + Redis + a live Celery worker ==="
+	@$(call on_services,$(PYTEST) -q -p no:xdist -m "serial and not stress and not embedded" || test $$? -eq 5)
+
+# Run $(1) with PostgreSQL + Redis. When they do not answer: fail under CI=true, else run
+# it on the SQLite default with the services tests skipped, and say so loudly.
+define on_services
+if $(BIN)/python tests/services_up.py "$(TEST_DATABASE_URL)" "$(TEST_REDIS_URL)"; then \
+  DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(1); \
+elif [ "$$CI" = "true" ]; then \
+  echo "!!! CI=true and PostgreSQL/Redis are down: failing."; exit 1; \
+else \
+  echo; echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"; \
+  echo "!!! PostgreSQL or Redis unreachable: the services tests are SKIPPED. !!!"; \
+  echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"; echo; \
+  env -u DATABASE_URL -u REDIS_URL $(1); \
+fi
+endef
 
 bench: venv
 	$(BIN)/python bench/run_all.py
@@ -94,4 +118,4 @@ cluster: venv deploy-deps
 	$(BIN)/python bench/cluster.py
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles .pytest-worker-*.log
+	rm -rf $(VENV) db.sqlite3 staticfiles .pytest-worker-*.log .pytest_cache

@@ -1,9 +1,21 @@
 """Shared fixtures: which services the run has, and a real Celery worker process.
 
-``make test`` runs the suite twice: on the SQLite default (tasks eager, local
-memory cache) and with ``DATABASE_URL``/``REDIS_URL`` set (PostgreSQL, Redis and
-a live worker). Tests marked ``services`` need the second run; elsewhere they
-are skipped with the reason shown.
+``make test`` runs each test once (see the Makefile and README "Tests"): most of
+them with ``DATABASE_URL``/``REDIS_URL`` set (PostgreSQL, Redis and a live
+worker), spread over pytest-xdist workers; the ones marked ``embedded`` on the
+SQLite default (tasks eager, local-memory cache); the ones marked ``serial`` alone,
+after the others. Tests marked ``services`` need the services; elsewhere they are
+skipped with the reason shown, as ``embedded`` ones are on the services.
+
+Every name a run gives to something shared on the machine derives from ``RUN_ID``
+(one per pytest process: each xdist worker has its own): its test database
+(``test_bgdirector_<pid>``), its cache key prefix, its Celery queue and the node
+names of the workers it starts. Two runs side by side, or two xdist workers, never
+see each other's keys, tasks or workers.
+
+Passwords are hashed with MD5 here: production's PBKDF2 costs a quarter of a second
+of CPU per hash, and the suite makes thousands of accounts. ``production_password_hashers``
+restores the real ones for a test (tests/security/test_password_hashing.py checks them).
 """
 
 from __future__ import annotations
@@ -23,7 +35,13 @@ from hypothesis import settings as hypothesis_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN_ID = f"{os.getpid()}-{uuid.uuid4().hex[:6]}"
+#: Cache key prefix, Celery queue and the start of every Celery node name of this run.
+RUN_NAME = f"test-{RUN_ID}"
 ON_SERVICES = bool(settings.DATABASE_URL and settings.REDIS_URL)
+
+#: The hashers the site runs with (Django's default list: PBKDF2 first).
+PRODUCTION_PASSWORD_HASHERS = list(settings.PASSWORD_HASHERS)
+FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 # CI replays the same examples every run (a failure there is reproducible, not luck);
@@ -34,13 +52,56 @@ if os.environ.get("CI") == "true":
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    # Keep this run's cache keys and task queue apart from any other run on the machine.
-    settings.CACHES["default"]["KEY_PREFIX"] = f"test-{RUN_ID}"
+    _use_password_hashers(FAST_PASSWORD_HASHERS)
+    # Keep this run's cache keys, task queue and every other broker key (acks, control
+    # broadcasts) apart from any other run on the machine; in the environment too, so that
+    # every server a test starts (workers, gunicorn) inherits them.
+    names = {
+        "CACHE_KEY_PREFIX": RUN_NAME,
+        "CELERY_QUEUE": RUN_NAME,
+        "CELERY_KEY_PREFIX": f"{RUN_NAME}-broker:",  # not under the cache's prefix
+    }
+    os.environ.update(names)
+    settings.CACHES["default"]["KEY_PREFIX"] = names["CACHE_KEY_PREFIX"]
     if ON_SERVICES:
         from tournament.celery import app
 
-        app.conf.task_default_queue = f"test-{RUN_ID}"
+        app.conf.task_default_queue = names["CELERY_QUEUE"]
+        app.conf.broker_transport_options = {
+            **app.conf.broker_transport_options,
+            "global_keyprefix": names["CELERY_KEY_PREFIX"],
+        }
         _drop_abandoned_test_databases()
+
+
+def _use_password_hashers(hashers: list[str]) -> None:
+    """Hash with ``hashers`` from now on (Django caches the instances it made)."""
+    from django.contrib.auth import hashers as auth_hashers
+
+    settings.PASSWORD_HASHERS = hashers
+    auth_hashers.get_hashers.cache_clear()
+    auth_hashers.get_hashers_by_algorithm.cache_clear()
+
+
+@pytest.fixture
+def production_password_hashers(settings) -> list[str]:  # type: ignore[no-untyped-def]
+    """The site's real password hashers for this test (the suite hashes with MD5).
+
+    Also for a test whose users log in through a server in another process (gunicorn,
+    a worker): that process knows only the real hashers.
+    """
+    settings.PASSWORD_HASHERS = PRODUCTION_PASSWORD_HASHERS
+    return PRODUCTION_PASSWORD_HASHERS
+
+
+def this_runs_node(name: str) -> str:
+    """The Celery node name (before ``@host``) of a worker this run starts: ``name`` made unique."""
+    return f"{RUN_NAME}-{name}"
+
+
+def is_this_runs_node(node: str) -> bool:
+    """Whether ``node`` (``name@host``, as control replies name them) is one of this run's workers."""
+    return node.startswith(f"{RUN_NAME}-")
 
 
 def _drop_abandoned_test_databases() -> None:
@@ -73,13 +134,23 @@ def _drop_abandoned_test_databases() -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if ON_SERVICES:
-        return
-    skip = pytest.mark.skip(
-        reason="needs PostgreSQL + Redis + a Celery worker (DATABASE_URL, REDIS_URL)"
-    )
     for item in items:
-        if "services" in item.keywords:
+        # One xdist worker runs every browser test: one Chromium, not one per worker.
+        if "browser" in item.keywords:
+            item.add_marker(pytest.mark.xdist_group("browser"))
+    if ON_SERVICES:
+        skip = pytest.mark.skip(
+            reason="about the embedded default (SQLite, eager tasks, local-memory cache): "
+            "make test runs it in its SQLite stage"
+        )
+        marker = "embedded"
+    else:
+        skip = pytest.mark.skip(
+            reason="needs PostgreSQL + Redis + a Celery worker (DATABASE_URL, REDIS_URL)"
+        )
+        marker = "services"
+    for item in items:
+        if marker in item.keywords:
             item.add_marker(skip)
 
 
@@ -102,6 +173,7 @@ def celery_worker_process(
         "CACHE_KEY_PREFIX": settings.CACHES["default"]["KEY_PREFIX"],
         "SECRET_KEY": settings.SECRET_KEY,
     }
+    node = this_runs_node("live")
     log = open(ROOT / f".pytest-worker-{RUN_ID}.log", "wb")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [
@@ -116,7 +188,7 @@ def celery_worker_process(
             "-Q",
             app.conf.task_default_queue,
             "-n",
-            f"test-{RUN_ID}@%h",
+            f"{node}@%h",
         ],
         cwd=ROOT,
         env=env,
@@ -127,7 +199,7 @@ def celery_worker_process(
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"celery worker exited with {proc.returncode}; see {log.name}")
-        if app.control.ping(destination=[f"test-{RUN_ID}@{os.uname().nodename}"], timeout=0.5):
+        if app.control.ping(destination=[f"{node}@{os.uname().nodename}"], timeout=0.5):
             break
     else:
         proc.kill()

@@ -95,6 +95,14 @@ def test_api_docs_and_schema_are_served(client):
     assert b"openapi" in schema.content
 
 
+@pytest.mark.embedded
+def test_the_embedded_default_uses_sqlite_local_memory_and_eager_tasks():
+    """What ``make run`` and ``make test-quick`` run on: no service to install."""
+    assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+    assert settings.CACHES["default"]["BACKEND"].endswith("LocMemCache")
+    assert settings.CELERY_TASK_ALWAYS_EAGER
+
+
 @pytest.mark.services
 def test_services_run_uses_postgresql_and_redis():
     assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
@@ -112,3 +120,41 @@ def test_task_runs_in_a_live_worker_against_the_test_database(celery_worker_proc
     seen = wait_for(lambda: cache.get(key))
     assert seen["pid"] == celery_worker_process.pid
     assert seen["players"] == 1
+
+
+@pytest.mark.services
+def test_this_runs_broker_keys_carry_its_own_prefix(celery_worker_process):
+    """Runs side by side on one Redis (and xdist workers) share no queue, ack or broadcast."""
+    import redis
+
+    from tournament.celery import app
+
+    prefix = os.environ["CELERY_KEY_PREFIX"]
+    queue = app.conf.task_default_queue
+    assert prefix.startswith(settings.CACHES["default"]["KEY_PREFIX"] + "-")
+    raw = redis.Redis.from_url(settings.REDIS_URL)
+    assert raw.exists(f"{prefix}_kombu.binding.{queue}")
+    assert not raw.exists(f"_kombu.binding.{queue}")
+
+
+@pytest.mark.services
+def test_clearing_the_page_caches_leaves_other_runs_keys_alone():
+    """``cache.clear()`` flushed the whole Redis database: another run's throttle counters,
+    page versions and Celery queue went with it (runs side by side failed)."""
+    import redis
+
+    from tournament.pages.caching import clear_caches
+
+    raw = redis.Redis.from_url(settings.REDIS_URL)
+    other = f"test-other-{os.getpid()}:1:login:addr:10.0.0.1"
+    broker = os.environ["CELERY_KEY_PREFIX"] + "probe"  # where this run's queues live
+    raw.set(other, 3, ex=60)
+    raw.set(broker, 1, ex=60)
+    cache.set("mine", 1)
+    try:
+        clear_caches()
+        assert cache.get("mine") is None
+        assert raw.get(other) == b"3"
+        assert raw.get(broker) == b"1"
+    finally:
+        raw.delete(other, broker)

@@ -176,7 +176,14 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300, "socket_connect_timeout": 1}
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
+    "visibility_timeout": 300,
+    "socket_connect_timeout": 1,
+}
+# Before every broker key (queues, acks, control broadcasts): sites, or test runs, sharing a
+# Redis database never see each other's tasks and workers.
+if os.environ.get("CELERY_KEY_PREFIX"):
+    CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"] = os.environ["CELERY_KEY_PREFIX"]
 CELERY_TIMEZONE = "UTC"
 # Two beats started by mistake send each periodic job once: a Redis lock per run
 # (tournament/beat.py), under CACHE_KEY_PREFIX.

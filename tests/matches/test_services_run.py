@@ -26,6 +26,7 @@ from kombu import pools as kombu_pools
 
 from bench.server import free_port, start_redis
 from matches.models import Game, Match, Submission
+from tests.conftest import this_runs_node
 from tests.matches.test_api import Bracket, game, make_bracket
 from tournament.celery import app
 from tournament.tasks import advance as tasks
@@ -104,12 +105,13 @@ def broker_and_cache(url: str) -> Iterator[None]:
 def worker_on(broker_url: str) -> Iterator[subprocess.Popen[bytes]]:
     """A ``celery worker`` process consuming ``broker_url``, using the test database."""
     db = settings.DATABASES["default"]
-    name = f"reporting-{uuid.uuid4().hex[:6]}"
+    name = this_runs_node(f"reporting-{uuid.uuid4().hex[:6]}")
     env = {
         **os.environ,
         "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
         "REDIS_URL": broker_url,
         "CELERY_QUEUE": app.conf.task_default_queue,
+        "CACHE_KEY_PREFIX": settings.CACHES["default"]["KEY_PREFIX"],
         "SECRET_KEY": settings.SECRET_KEY,
     }
     log = ROOT / f".pytest-worker-{name}.log"
@@ -235,6 +237,7 @@ def test_redis_stopped_during_a_report_loses_nothing_and_the_sweep_finishes_the_
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.embedded
 def test_redis_stopped_during_a_report_on_the_sqlite_default(private_redis: PrivateRedis) -> None:
     if settings.DATABASE_URL:
         pytest.skip("the PostgreSQL run has the live-worker version of this test")

@@ -24,6 +24,7 @@ from bench.server import (
     terminate,
     wait_port,
 )
+from tests.conftest import is_this_runs_node, this_runs_node
 
 
 def _test_database_url() -> str:
@@ -114,7 +115,7 @@ class Worker:
             self.proc = start_celery_worker(
                 _run_env(self.broker),
                 queue=app.conf.task_default_queue,
-                node=f"{self.name}-{os.getpid()}",
+                node=this_runs_node(self.name),
                 loglevel="INFO",
                 stdout=out,
                 stderr=subprocess.STDOUT,
@@ -195,7 +196,9 @@ def wait_until_worker_idle(timeout: float = 30.0) -> None:
                 ).message_count
             except Exception:  # Redis has no such list: nothing waits
                 waiting = 0
-        busy = app.control.inspect(timeout=0.5).active() or {}
-        if not waiting and not any(busy.values()):
+        # Every worker on the broker answers (other runs', other xdist workers'): ours only.
+        active = app.control.inspect(timeout=0.5).active() or {}
+        busy = [tasks for node, tasks in active.items() if is_this_runs_node(node)]
+        if not waiting and not any(busy):
             return
         time.sleep(0.2)

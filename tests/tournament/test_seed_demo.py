@@ -10,7 +10,8 @@ from django.core.management import call_command
 from matches.models import Game, Match
 from tournament.models import Entry, Event, Tournament
 
-pytestmark = pytest.mark.django_db
+# make run seeds the demo on the SQLite default.
+pytestmark = [pytest.mark.django_db, pytest.mark.embedded]
 
 
 def test_seed_demo_builds_a_partly_played_weekend_once() -> None:

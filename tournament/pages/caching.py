@@ -183,6 +183,7 @@ def lookup(key: str, find: Callable[[], Any]) -> Any:
 
 
 def clear_caches() -> None:
-    """Empty the shared cache and this process's copy (tests: each database reuses ids)."""
-    cache.clear()
+    """Empty this site's keys in the shared cache and this process's copy (tests: each
+    database reuses ids). Other keys in the same Redis (other runs') are left alone."""
+    page_cache.clear_own_keys()
     local.clear()
