@@ -66,6 +66,11 @@ urlpatterns = [
         name="round-start",
     ),
     path(
+        "t/<slug:slug>/events/<slug:event_slug>/rounds/<int:round_id>/minutes/",
+        rounds.round_minutes,
+        name="round-minutes",
+    ),
+    path(
         "t/<slug:slug>/events/<slug:event_slug>/rounds/next/", rounds.next_round, name="next-round"
     ),
     path("t/<slug:slug>/events/<slug:event_slug>/matches/", matches.match_grid, name="matches"),
