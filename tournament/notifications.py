@@ -170,14 +170,15 @@ def player_link_message(link: PlayerLink) -> EmailMessage:
 
 
 @shared_task(**EMAIL_TASK)
-def notify_player_link(self: object, link_id: int) -> int:
-    """Email a player their private link; once per key (a regenerated key is sent again)."""
+def notify_player_link(self: object, link_id: int, again: bool = False) -> int:
+    """Email a player their private link; once per key (a regenerated key is sent again),
+    unless ``again`` (a director sent it from the player's card)."""
     link = PlayerLink.objects.select_related("tournament", "player").filter(pk=link_id).first()
     if link is None or not link.player.email or not link.player.notify:
         return 0
     key = f"notified:link:{link.pk}:{link.key}"
     try:
-        if cache.get(key):
+        if cache.get(key) and not again:
             return 0
     except Exception:  # cache down: better twice than never
         log.warning("cache unavailable; sending link %s without dedupe", link.pk)

@@ -73,7 +73,7 @@ def test_room_board_mid_round_fits_a_1920_screen_and_updates_itself(tab):
     tv = tab(1920, 1080)
     tv.open(f"/t/{slug}/board/")
     tv.page.wait_for_function(
-        "document.querySelector('.rb-countdown').textContent.includes('left')"
+        "() => document.querySelector('.rb-countdown').textContent.includes('left')"
     )
     text = tv.page.inner_text("main")
     clock = tv.page.inner_text(".rb-countdown")

@@ -16,6 +16,11 @@ urlpatterns = [
     path("t/<slug:slug>/player-links/", players.player_links, name="player-links"),
     path("t/<slug:slug>/player-links/email/", players.player_links_email_view, name="links-email"),
     path(
+        "t/<slug:slug>/player-links/<int:player_id>/email/",
+        players.player_link_email_view,
+        name="link-email",
+    ),
+    path(
         "t/<slug:slug>/player-links/<int:player_id>/regenerate/",
         players.player_link_regenerate_view,
         name="link-regenerate",

@@ -119,3 +119,19 @@ def player_links_email(*, tournament: Tournament, by: User | None = None) -> Lin
     transaction.on_commit(lambda: [notify_player_link.delay(pk) for pk in ids])
     log.info("player links queued for %d players of tournament %s", queued, tournament.pk)
     return LinksMailed(queued=queued, no_email=no_email, opted_out=opted_out)
+
+
+def player_link_email(*, link: PlayerLink, by: User | None = None) -> str:
+    """Queue an email with ``link`` to its player now, even if this key was sent before
+    (the director asked): ``"queued"``, ``"no-email"`` or ``"opted-out"``."""
+    from tournament.notifications import notify_player_link
+
+    player = link.player
+    if not player.email:
+        return "no-email"
+    if not player.notify:
+        return "opted-out"
+    pk = link.pk
+    transaction.on_commit(lambda: notify_player_link.delay(pk, again=True))
+    log.info("player link %s queued again by %s", pk, by.pk if by else None)
+    return "queued"
