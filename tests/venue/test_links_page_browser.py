@@ -46,7 +46,9 @@ def test_print_all_cards_opens_the_print_dialog_under_the_real_csp(
     chromium: Any, live_server: Any
 ) -> None:
     _, page, errors = _director_on_links(chromium, live_server)
-    csp = page.evaluate("() => fetch(location.href).then(r => r.headers.get('content-security-policy'))")
+    csp = page.evaluate(
+        "() => fetch(location.href).then(r => r.headers.get('content-security-policy'))"
+    )
     assert "script-src 'self'" in csp
     page.click("button:text('Print all cards')")
     assert page.evaluate("() => window.__prints") == 1
@@ -56,7 +58,7 @@ def test_print_all_cards_opens_the_print_dialog_under_the_real_csp(
 def test_email_this_player_after_a_new_link_sends_the_new_one(
     chromium: Any, live_server: Any
 ) -> None:
-    w, page, errors = _director_on_links(chromium, live_server)
+    _w, page, errors = _director_on_links(chromium, live_server)
     player = Player.objects.get(name="Player 3")
     card = f"#player-{player.pk}"
     both_widths(page, "venue", "links-page")

@@ -23,8 +23,8 @@ from tournament.services.console_extras import (
 )
 from tournament.services.imports import players_import_csv
 from tournament.services.player_links import (
-    player_link_regenerate,
     player_link_email,
+    player_link_regenerate,
     player_links_email,
     player_links_ensure,
 )
@@ -145,9 +145,7 @@ def player_link_email_view(
         messages.error(request, f"{name} turned email notices off: print their card.")
     else:
         messages.error(request, f"{name} has no email address: add one (Edit) or print their card.")
-    return redirect(
-        f"{reverse('console:player-links', args=[tournament.slug])}#player-{player_id}"
-    )
+    return redirect(f"{reverse('console:player-links', args=[tournament.slug])}#player-{player_id}")
 
 
 @login_required
