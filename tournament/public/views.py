@@ -39,8 +39,16 @@ from tournament.public.selectors import (
 PAPERS = {"a4": "A4", "letter": "Letter"}
 #: Game rows on a match slip (a longer match continues on the back).
 SLIP_ROWS = 12
-#: Game rows on a director's slip, which also carries the players' link stubs.
-SLIP_ROWS_WITH_LINKS = 6
+#: Game rows on a director's slip, which also carries the players' link stubs (rows
+#: drawn a little lower to make room): a 5-point match has room for all of its games
+#: (2 x length - 1 = 9 games at most; 10 rows, as many as half a Letter page holds).
+SLIP_ROWS_WITH_LINKS = 10
+
+
+def slip_rows(length: int, most: int) -> range:
+    """Game rows for a match of ``length`` points: two per point (a match of n points
+    lasts at most 2n - 1 games), at most ``most``."""
+    return range(1, min(2 * length, most) + 1)
 
 
 def _zone(name: str) -> zoneinfo.ZoneInfo:
@@ -353,9 +361,7 @@ def event_slips(request: HttpRequest, slug: str, event_slug: str) -> HttpRespons
     cached, never shown to anyone else)."""
 
     def make(event: Event) -> dict[str, Any]:
-        slips = [
-            (m, range(1, min(2 * m.length, SLIP_ROWS) + 1)) for m in event_pages.event_slips(event)
-        ]
+        slips = [(m, slip_rows(m.length, SLIP_ROWS)) for m in event_pages.event_slips(event)]
         return {"slips": slips}
 
     if request.user.is_authenticated:
@@ -379,8 +385,7 @@ def _director_slips(request: HttpRequest, event: Event, context: dict[str, Any])
             links[entry.pk] = {"url": url, "qr": qr_svg(url, title=entry.player.name, scale=2)}
     # The link stubs take the room of a few game rows (a longer match goes on the back).
     context["slips"] = [
-        (match, range(1, min(len(rows), SLIP_ROWS_WITH_LINKS) + 1))
-        for match, rows in context["slips"]
+        (match, slip_rows(match.length, SLIP_ROWS_WITH_LINKS)) for match, _ in context["slips"]
     ]
     for match, _ in context["slips"]:
         match.link1, match.link2 = links[match.entry1_id], links[match.entry2_id]
