@@ -80,6 +80,7 @@ def entry_check_in_toggle(
     except (*REFUSALS, ValidationError) as exc:
         error = _service_error_message(exc)[1]
     if _is_htmx(request):
+        entry.number = selectors.entry_number(entry)  # type: ignore[attr-defined]
         context = {
             "tournament": tournament,
             "event": event,
