@@ -93,6 +93,7 @@ urlpatterns = [
         matches.match_forfeit_view,
         name="match-forfeit",
     ),
+    path("t/<slug:slug>/matches/<int:match_id>/reopen/", matches.match_reopen, name="match-reopen"),
     path(
         "t/<slug:slug>/matches/<int:match_id>/penalty/", matches.match_penalty, name="match-penalty"
     ),
