@@ -42,9 +42,17 @@ class GameForm(forms.Form):
     )
     game_number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=32767)
 
-    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, match: Match, crawford: bool = False, **kwargs: Any) -> None:
+        """``crawford``: the game to report is the Crawford game, where nobody may double:
+        the cube is shown at 1 and cannot be changed (a posted value is ignored)."""
         super().__init__(*args, **kwargs)
         self.fields["winner"].choices = player_choices(match)  # type: ignore[attr-defined]
+        if crawford:
+            cube = self.fields["cube"]
+            cube.choices = [(1, "1")]  # type: ignore[attr-defined]
+            cube.initial = 1
+            cube.disabled = True
+            cube.help_text = "The Crawford game: no doubling, the cube stays at 1."
 
     def game(self) -> GameInput:
         data = self.cleaned_data

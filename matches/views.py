@@ -89,8 +89,12 @@ def _entry_context(
         "others": [m for m in open_ if match is None or m.pk != match.pk],
         "waiting": waiting,
         "history": played,
-        "out": not open_ and not waiting,
+        # A result confirmed a moment ago moves the bracket on after the commit: until
+        # then the page says the next match is being placed (and reloads), rather than
+        # "no match to play".
+        "placing": any(m.advanced_at is None and not m.is_bye for m in played),
     }
+    context["out"] = not open_ and not waiting and not context["placing"]
     if match is None:
         return context
     entry = _link_entry(link, match)
@@ -105,7 +109,11 @@ def _entry_context(
         awaiting_opponent=status == Match.Status.REPORTED and match.reported_by_id == entry.pk,
         can_dispute=status in (Match.Status.PLAYING, Match.Status.REPORTED),
         game_form=forms.get("game_form")
-        or GameForm(match=match, initial={"game_number": context["next_game"], "cube": 1}),
+        or GameForm(
+            match=match,
+            crawford=context["crawford_next"],
+            initial={"game_number": context["next_game"], "cube": 1},
+        ),
         record_form=forms.get("record_form") or RecordForm(match=match),
         dispute_form=forms.get("dispute_form") or DisputeForm(),
     )
@@ -207,7 +215,10 @@ def _store_invalid(
 def entry_game(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
     link, _ = link_by_key(key=key)
     entry, match = _entry_match(link, match_id)
-    form = GameForm(request.POST, match=match)
+    # The Crawford game's form sends no cube (the field is disabled: it stays at 1); a cube
+    # that is sent (a page loaded before the Crawford game) is the engine's to judge.
+    crawford = "cube" not in request.POST and match_view(match, None)["crawford_next"]
+    form = GameForm(request.POST, match=match, crawford=crawford)
     if not form.is_valid():
         error = _store_invalid(request, entry, match, "game", form)
         return _refused(request, link, match_id, error, game_form=form)
