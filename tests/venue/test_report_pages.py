@@ -56,7 +56,7 @@ def _played_weekend():
 
 
 def test_doubles_of_games_reported_without_their_detail(client: Client) -> None:
-    weekend, matches = _played_weekend()
+    _, matches = _played_weekend()
     match = matches[0]
     report_game(match, winner_side=1, cube=2)  # the scenario's report names the doubler
     Game.objects.create(  # as a director's game-by-game entry stores them: no detail
@@ -130,11 +130,11 @@ def test_the_played_list_shows_a_bye_as_a_bye_and_you_as_you(client: Client) -> 
     page = client.get(f"/r/{lucky.report_key}/", follow=True).content.decode()
     played = page.split('id="done-h"')[1].split("</section>")[0]
     assert "a bye, through to the next round without playing" in played
-    assert "0 – 0" not in played
+    assert "0 \u2013 0" not in played
     services.round_start(round_=main.rounds.get(number=1))
     match = Match.objects.get(event=main, round__number=1, is_bye=False)
     match_final_score_enter(match=match, score1=3, score2=1, by=director)
     page = client.get(f"/r/{match.entry1.report_key}/", follow=True).content.decode()
     played = page.split('id="done-h"')[1].split("</section>")[0]
-    assert f"you 3 – 1 {match.entry2.player.name}" in played
+    assert f"you 3 \u2013 1 {match.entry2.player.name}" in played
     assert "(final score entered)" in played
