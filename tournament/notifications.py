@@ -63,6 +63,8 @@ def match_ready_message(match: Match, entry: Entry, opponent: Entry) -> EmailMes
         f"Your next match in {event.tournament.name}, {event.name}, {match.round} is ready:",
         f"  {entry.player.name} v {opponent.player.name}, {match.length}-point match",
     ]
+    if match.table:
+        lines.append(f"  at table {match.table}")
     if match.start_score1 or match.start_score2:
         mine, theirs = (
             (match.start_score1, match.start_score2)
@@ -80,7 +82,8 @@ def match_ready_message(match: Match, entry: Entry, opponent: Entry) -> EmailMes
     ]
     return EmailMessage(
         subject=header_text(
-            f"Your next match: {opponent.player.name} ({event.name}, {match.round})"
+            f"Your next match: {opponent.player.name} ({event.name}, {match.round}"
+            + (f", table {match.table})" if match.table else ")")
         ),
         body="\n".join(lines) + "\n",
         from_email=settings.DEFAULT_FROM_EMAIL,

@@ -38,9 +38,14 @@ def draw(request: AuthenticatedHttpRequest, slug: str, event_slug: str) -> HttpR
             seed=data["seed"],
             order=data["order_ids"],
             by=request.user,
+            tables=data["tables"],
         )
         if made is not None:
-            messages.success(request, f"{event.name} drawn.")
+            messages.success(
+                request,
+                f"{event.name} drawn"
+                + (", the tables of round 1 numbered." if data["tables"] else "."),
+            )
             return redirect("console:event", tournament.slug, event.slug)
     return render(
         request,

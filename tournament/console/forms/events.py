@@ -274,6 +274,13 @@ class DrawForm(forms.Form):
         help_text="One line per player, seed 1 first; each line starts with the player's No.",
     )
 
+    tables = forms.BooleanField(
+        required=False,
+        label="Number the tables of round 1 now",
+        help_text="In bracket order, before anyone is told their match: the notices and "
+        "the players' pages name the table.",
+    )
+
     def __init__(self, *args: Any, entries: Iterable[Entry] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         ordered = sorted(entries, key=lambda e: e.pk)
