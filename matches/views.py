@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from matches import selectors
 from matches.api.report_throttle import link_rate_limited
+from matches.audit_text import submission_sentence
 from matches.client_address import client_address
 from matches.errors import REFUSALS, Invalid, refusal_status, refusal_text
 from matches.forms import DisputeForm, GameForm, RecordForm, ResolveForm
@@ -375,8 +376,14 @@ def director_audit(request: HttpRequest, match_id: int) -> HttpResponse:
     context = {
         **match_view(match, None),
         "all_games": all_games,
-        "submissions": selectors.match_submissions(match=match),
+        "submissions": [_with_sentence(match, s) for s in selectors.match_submissions(match=match)],
         "form": form,
         "refusal": refusal,
     }
     return render(request, "matches/director_audit.html", context, status=status)
+
+
+def _with_sentence(match: Match, submission: Any) -> Any:
+    """``submission`` with the audit's ``sentence`` saying it in words."""
+    submission.sentence = submission_sentence(match, submission)
+    return submission
