@@ -112,6 +112,7 @@ def _entry_context(
         game_form=forms.get("game_form")
         or GameForm(
             match=match,
+            me=entry,
             crawford=context["crawford_next"],
             initial={"game_number": context["next_game"], "cube": 1},
         ),
@@ -219,7 +220,7 @@ def entry_game(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
     # The Crawford game's form sends no cube (the field is disabled: it stays at 1); a cube
     # that is sent (a page loaded before the Crawford game) is the engine's to judge.
     crawford = "cube" not in request.POST and match_view(match, None)["crawford_next"]
-    form = GameForm(request.POST, match=match, crawford=crawford)
+    form = GameForm(request.POST, match=match, crawford=crawford, me=entry)
     if not form.is_valid():
         error = _store_invalid(request, entry, match, "game", form)
         return _refused(request, link, match_id, error, game_form=form)

@@ -16,6 +16,7 @@ from django.core.cache import cache
 from django.core.mail import EmailMessage, mailers
 
 from matches.models import Match
+from matches.names import distinct_names
 from tournament.models import Entry, PlayerLink, Tournament, User
 
 log = logging.getLogger(__name__)
@@ -57,11 +58,12 @@ def send_all(messages: list[EmailMessage], what: str) -> int:
 def match_ready_message(match: Match, entry: Entry, opponent: Entry) -> EmailMessage:
     """The notice to ``entry``'s player that its match against ``opponent`` is ready."""
     event = match.event
+    own_name, their_name = distinct_names([entry, opponent])
     lines = [
         f"Hello {entry.player.name},",
         "",
         f"Your next match in {event.tournament.name}, {event.name}, {match.round} is ready:",
-        f"  {entry.player.name} v {opponent.player.name}, {match.length}-point match",
+        f"  {own_name} v {their_name}, {match.length}-point match",
     ]
     if match.table:
         lines.append(f"  at table {match.table}")
@@ -82,7 +84,7 @@ def match_ready_message(match: Match, entry: Entry, opponent: Entry) -> EmailMes
     ]
     return EmailMessage(
         subject=header_text(
-            f"Your next match: {opponent.player.name} ({event.name}, {match.round}"
+            f"Your next match: {their_name} ({event.name}, {match.round}"
             + (f", table {match.table})" if match.table else ")")
         ),
         body="\n".join(lines) + "\n",
