@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 
 from matches.models import Match
+from matches.names import distinct_names
 from matches.services.reporting import GameInput
 
 CUBE_CHOICES = [(v, str(v)) for v in (1, 2, 4, 8, 16, 32, 64, 128, 256)]
@@ -14,13 +15,11 @@ RESULT_CHOICES = [("single", "Single"), ("gammon", "Gammon"), ("backgammon", "Ba
 ENDED_CHOICES = [("play", "Played out"), ("drop", "Double dropped"), ("resign", "Resigned")]
 
 
-def player_choices(match: Match) -> list[tuple[int, str]]:
-    """The match's two players, as (player id, name)."""
-    return [
-        (entry.player_id, entry.player.name)
-        for entry in (match.entry1, match.entry2)
-        if entry is not None
-    ]
+def player_choices(match: Match, me: Any = None) -> list[tuple[int, str]]:
+    """The match's two players, as (player id, name): two of the same name told apart
+    (by club, country or seed; ``me``, the entry whose page it is, as "you")."""
+    entries = [entry for entry in (match.entry1, match.entry2) if entry is not None]
+    return list(zip([e.player_id for e in entries], distinct_names(entries, me=me), strict=True))
 
 
 class GameForm(forms.Form):
@@ -42,9 +41,20 @@ class GameForm(forms.Form):
     )
     game_number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=32767)
 
-    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, match: Match, crawford: bool = False, me: Any = None, **kwargs: Any
+    ) -> None:
+        """``crawford``: the game to report is the Crawford game, where nobody may double:
+        the cube is shown at 1 and cannot be changed (a posted value is ignored). ``me``:
+        the entry whose page shows the form."""
         super().__init__(*args, **kwargs)
-        self.fields["winner"].choices = player_choices(match)  # type: ignore[attr-defined]
+        self.fields["winner"].choices = player_choices(match, me)  # type: ignore[attr-defined]
+        if crawford:
+            cube = self.fields["cube"]
+            cube.choices = [(1, "1")]  # type: ignore[attr-defined]
+            cube.initial = 1
+            cube.disabled = True
+            cube.help_text = "The Crawford game: no doubling, the cube stays at 1."
 
     def game(self) -> GameInput:
         data = self.cleaned_data

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from matches import selectors
 from matches.api.report_throttle import link_rate_limited
+from matches.audit_text import submission_sentence
 from matches.client_address import request_meta
 from matches.errors import REFUSALS, Invalid, refusal_status, refusal_text
 from matches.forms import DisputeForm, GameForm, RecordForm, ResolveForm
@@ -82,8 +83,12 @@ def _entry_context(
         "others": [m for m in open_ if match is None or m.pk != match.pk],
         "waiting": waiting,
         "history": played,
-        "out": not open_ and not waiting,
+        # A result confirmed a moment ago moves the bracket on after the commit: until
+        # then the page says the next match is being placed (and reloads), rather than
+        # "no match to play".
+        "placing": any(m.advanced_at is None and not m.is_bye for m in played),
     }
+    context["out"] = not open_ and not waiting and not context["placing"]
     if match is None:
         return context
     entry = _link_entry(link, match)
@@ -98,7 +103,12 @@ def _entry_context(
         awaiting_opponent=status == Match.Status.REPORTED and match.reported_by_id == entry.pk,
         can_dispute=status in (Match.Status.PLAYING, Match.Status.REPORTED),
         game_form=forms.get("game_form")
-        or GameForm(match=match, initial={"game_number": context["next_game"], "cube": 1}),
+        or GameForm(
+            match=match,
+            me=entry,
+            crawford=context["crawford_next"],
+            initial={"game_number": context["next_game"], "cube": 1},
+        ),
         record_form=forms.get("record_form") or RecordForm(match=match),
         dispute_form=forms.get("dispute_form") or DisputeForm(),
     )
@@ -200,7 +210,10 @@ def _store_invalid(
 def entry_game(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
     link, _ = link_by_key(key=key)
     entry, match = _entry_match(link, match_id)
-    form = GameForm(request.POST, match=match)
+    # The Crawford game's form sends no cube (the field is disabled: it stays at 1); a cube
+    # that is sent (a page loaded before the Crawford game) is the engine's to judge.
+    crawford = "cube" not in request.POST and match_view(match, None)["crawford_next"]
+    form = GameForm(request.POST, match=match, crawford=crawford, me=entry)
     if not form.is_valid():
         error = _store_invalid(request, entry, match, "game", form)
         return _refused(request, link, match_id, error, game_form=form)
@@ -357,8 +370,14 @@ def director_audit(request: HttpRequest, match_id: int) -> HttpResponse:
     context = {
         **match_view(match, None),
         "all_games": all_games,
-        "submissions": selectors.match_submissions(match=match),
+        "submissions": [_with_sentence(match, s) for s in selectors.match_submissions(match=match)],
         "form": form,
         "refusal": refusal,
     }
     return render(request, "matches/director_audit.html", context, status=status)
+
+
+def _with_sentence(match: Match, submission: Any) -> Any:
+    """``submission`` with the audit's ``sentence`` saying it in words."""
+    submission.sentence = submission_sentence(match, submission)
+    return submission

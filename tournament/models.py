@@ -359,6 +359,11 @@ class Round(models.Model):
     starts_at = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
+    minutes = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Round time the director set: the room board counts it down from the start",
+    )
 
     class Meta:
         ordering = ["event", "bracket", "number"]

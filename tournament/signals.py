@@ -12,7 +12,8 @@ from django.dispatch import Signal
 #: Matches became ready to play. Keyword: ``match_ids``.
 matches_ready = Signal()
 
-#: A director asked to email players their private links. Keyword: ``link_ids``.
+#: A director asked to email players their private links. Keywords: ``link_ids``,
+#: ``again`` (send a key that was sent before).
 player_links_sent = Signal()
 
 #: A new director should get the link to set their password. Keywords:
@@ -31,11 +32,12 @@ def announce_matches_ready(match_ids: list[int]) -> None:
         matches_ready.send(sender=None, match_ids=ids)
 
 
-def announce_player_links(link_ids: list[int]) -> None:
-    """Send the private links ``link_ids`` to their players, once the caller commits."""
+def announce_player_links(link_ids: list[int], *, again: bool = False) -> None:
+    """Send the private links ``link_ids`` to their players, once the caller commits
+    (``again``: even a key that was sent before)."""
     ids = list(link_ids)
     if ids:
-        player_links_sent.send(sender=None, link_ids=ids)
+        player_links_sent.send(sender=None, link_ids=ids, again=again)
 
 
 def announce_director_invited(tournament_id: int, user_id: int, by_id: int | None) -> None:

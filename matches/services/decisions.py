@@ -452,3 +452,66 @@ def match_winner_correct(
         prelock=prelock,
         undoable=True,
     )
+
+
+#: Decisions taken without play, which a director may take back (the match is played after all).
+REOPENABLE = (Match.Decision.FORFEIT, Match.Decision.WALKOVER)
+
+
+def match_decision_reopen(
+    *,
+    match_id: int,
+    actor: Actor,
+    meta: RequestMeta,
+    reason: str = "",
+    followups: Followups | None = None,
+    role_of: RoleOf = system_role,
+    prelock: Callable[[], None] | None = None,
+) -> Match:
+    """Take back a forfeit or a walkover: the match is ready to be played again (no winner,
+    its starting score). What the result moved on is taken back first by ``followups``
+    (refused, e.g. ``next-match-started``, once the winner has played on); without
+    ``followups`` a result that moved the bracket on is refused (``bracket-moved-on``).
+    """
+
+    def decide(match: Match, role: Role) -> Outcome:
+        if match.status != Match.Status.COMPLETE or match.decision not in REOPENABLE:
+            raise refuse(
+                f"Match {match.pk} was not decided by forfeit or walkover: there is nothing "
+                "to reopen (correct a played result instead).",
+                code="not-reopenable",
+            )
+        _both_players(match)
+        if match.advanced_at is not None and followups is None:
+            raise Conflict(
+                "This result has already moved the bracket on: reopen it from the "
+                "director's console, which takes the winner back out of the next round.",
+                code="bracket-moved-on",
+            )
+        stored = {
+            "reopen": True,
+            "reason": reason,
+            "previous_decision": match.decision,
+            "previous_winner": _player_id(match, 1 if match.winner_id == match.entry1_id else 2),
+            "previous_score": [match.score1, match.score2],
+        }
+        if followups is not None:
+            followups.undo(match)
+        match_reopen(match, ready=match.round.status != "pending")
+        return Outcome(
+            match_changed=True,
+            payload=stored,
+            after=followups.redo if followups is not None else None,
+        )
+
+    return submission_run(
+        match_id=match_id,
+        kind=Submission.Kind.RESOLVE,
+        actor=actor,
+        meta=meta,
+        payload={"reopen": True, "reason": reason},
+        decide=decide,
+        role_of=role_of,
+        prelock=prelock,
+        undoable=True,
+    )

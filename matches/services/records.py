@@ -89,10 +89,11 @@ def _swapped(match: Match, record: MatchRecord, first_is: int | None, swap: bool
         return False
     if file_names == match_names[::-1]:
         return True
+    first, second = (n.replace("_", " ") for n in record.players)  # .mat files: no spaces
     raise Invalid(
-        f"The file's players ({record.players[0]} and {record.players[1]}) are not this "
-        f"match's players ({players[0].name} and {players[1].name}): say which match player "
-        f"is {record.players[0]} (first_is), or swap.",
+        f"The names in the file ({first} and {second}) are not the names of this match's "
+        f"players ({players[0].name} and {players[1].name}). Say which of the two is "
+        f"{first} in the file (\u201cThe file's first player is\u201d) and upload it again.",
         code="players-unmatched",
         field="first_is",
         file_players=list(record.players),

@@ -372,18 +372,20 @@ def test_manual_draw_follows_the_order_typed(client):
     ]
     client.force_login(event.tournament.directors.get())
     page = client.get("/director/t/club/events/main/").content.decode()
-    # The box starts with every player, best rated first, as "id · name" lines.
-    assert f"{entries[3].player_id} · M3\n{entries[2].player_id} · M2" in page
+    # The box starts with every player, best rated first, as "No. · name" lines: the
+    # entry's number in the event (1 for the first registered), not the player's id.
+    assert "4 · M3\n3 · M2" in page
+    numbers = {e.pk: n for n, e in enumerate(sorted(entries, key=lambda e: e.pk), start=1)}
     order = [entries[1], entries[3], entries[0], entries[2]]
-    text = "\n".join(f"{e.player_id} · {e.player.name}" for e in order)
+    text = "\n".join(f"{numbers[e.pk]} · {e.player.name}" for e in order)
     bad = client.post(
         "/director/t/club/events/main/draw/", {"method": "manual", "order": "999 · Nobody"}
     )
     assert bad.status_code == 400
-    assert "player 999 is not entered here" in bad.content.decode()
+    assert "no player has No. 999 here" in bad.content.decode()
     short = client.post(
         "/director/t/club/events/main/draw/",
-        {"method": "manual", "order": f"{entries[0].player_id} · M0"},
+        {"method": "manual", "order": "1 · M0"},
     )
     assert short.status_code == 400  # the service wants every drawn player once
     assert "every drawn player" in short.content.decode()

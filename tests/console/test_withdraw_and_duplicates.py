@@ -46,24 +46,51 @@ def test_withdraw_asks_first_then_undo_restores_the_status(client: Client) -> No
     assert "back in, checked in" in client.get("/director/t/open/events/main/").content.decode()
 
 
-def test_undo_is_refused_once_a_walkover_gave_the_place_away(
+def test_undo_takes_the_walkover_back_until_the_winner_has_played_on(
     client: Client, django_capture_on_commit_callbacks
 ) -> None:
+    from tests.browser.scenario import decide, report_game
+
     weekend = make_weekend()
     services.round_start(round_=weekend.main.rounds.get(number=1))
-    match = Match.objects.filter(event=weekend.main, round__number=1).first()
-    leaver = match.entry1
+    match, neighbour = Match.objects.filter(event=weekend.main, round__number=1).order_by("slot")[
+        :2
+    ]
+    leaver, stayer = match.entry1, match.entry2
     client.force_login(weekend.director)
     url = f"/director/t/links/events/main/entries/{leaver.pk}/withdraw/"
     ask = client.get(url).content.decode()
     assert "go to their opponents by walkover" in ask
-    assert match.entry2.player.name in ask
+    assert stayer.player.name in ask
     with django_capture_on_commit_callbacks(execute=True):
         assert client.post(url).status_code == 302
     match.refresh_from_db()
     assert match.decision == Match.Decision.WALKOVER
+    semi = Match.objects.get(event=weekend.main, round__number=2, slot=0)
+    assert stayer.pk in (semi.entry1_id, semi.entry2_id)
+
+    # The winner has not played on: the undo reopens the walkover.
+    with django_capture_on_commit_callbacks(execute=True):
+        page = client.post(f"{url}undo/", follow=True).content.decode()
+    assert "back in" in page
+    leaver.refresh_from_db()
+    match.refresh_from_db()
+    semi.refresh_from_db()
+    assert leaver.status == Entry.Status.REGISTERED
+    assert (match.status, match.winner_id, match.decision) == (Match.Status.READY, None, "")
+    assert stayer.pk not in (semi.entry1_id, semi.entry2_id)
+    assert match.submissions.filter(kind="resolve", payload__reopen=True).exists()
+
+    # Withdrawn again, and this time the winner plays on in round 2: the place is gone.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(url).status_code == 302
+        decide(neighbour, 1, seed=3, director=weekend.director)
+        services.round_start(round_=weekend.main.rounds.get(number=2))
+    semi.refresh_from_db()
+    report_game(semi, winner_side=1)
     page = client.post(f"{url}undo/", follow=True).content.decode()
     assert "place is already given away" in page
+    assert "who has played on since" in page
     leaver.refresh_from_db()
     assert leaver.status == Entry.Status.WITHDRAWN
     api = APIClient()
@@ -72,6 +99,51 @@ def test_undo_is_refused_once_a_walkover_gave_the_place_away(
     answer = api.post(f"/api/entries/{leaver.pk}/withdraw/undo/")
     assert answer.status_code == 400
     assert answer.json()["code"] == "place-given-away"
+
+
+def test_a_finished_event_offers_no_withdraw(client: Client) -> None:
+    weekend = make_weekend()
+    entry = weekend.main.entries.first()
+    client.force_login(weekend.director)
+    url = f"/director/t/links/events/main/entries/{entry.pk}/withdraw/"
+    assert f'href="{url}"' in client.get("/director/t/links/events/main/").content.decode()
+    Event.objects.filter(pk=weekend.main.pk).update(status=Event.Status.FINISHED)
+    assert f'href="{url}"' not in client.get("/director/t/links/events/main/").content.decode()
+    page = client.post(url, follow=True).content.decode()
+    assert "is finished: nobody can withdraw" in page
+    entry.refresh_from_db()
+    assert entry.status != Entry.Status.WITHDRAWN
+
+
+def test_a_walkover_or_forfeit_is_reopened_from_the_match_page(
+    client: Client, django_capture_on_commit_callbacks
+) -> None:
+    weekend = make_weekend()
+    services.round_start(round_=weekend.main.rounds.get(number=1))
+    first, second = Match.objects.filter(event=weekend.main, round__number=1).order_by("slot")[:2]
+    with django_capture_on_commit_callbacks(execute=True):
+        services.match_walkover(match=first, winner=first.entry2)
+        services.match_forfeit(match=second, winner=second.entry1)
+    client.force_login(weekend.director)
+    for match, what in ((first, "walkover"), (second, "forfeit")):
+        page = client.get(f"/director/t/links/matches/{match.pk}/").content.decode()
+        assert f"Reopen the {what}" in page
+        with django_capture_on_commit_callbacks(execute=True):
+            done = client.post(f"/director/t/links/matches/{match.pk}/reopen/", follow=True)
+        assert "the match is ready to be played" in done.content.decode()
+        match.refresh_from_db()
+        assert (match.status, match.winner_id, match.decision) == ("ready", None, "")
+    semi = Match.objects.get(event=weekend.main, round__number=2, slot=0)
+    assert (semi.entry1_id, semi.entry2_id) == (None, None)
+    # A played result is corrected, not reopened.
+    with django_capture_on_commit_callbacks(execute=True):
+        from tests.browser.scenario import decide
+
+        decide(first, 1, seed=1, director=weekend.director)
+    page = client.get(f"/director/t/links/matches/{first.pk}/").content.decode()
+    assert "Reopen the" not in page
+    refused = client.post(f"/director/t/links/matches/{first.pk}/reopen/", follow=True)
+    assert "nothing to reopen" in refused.content.decode()
 
 
 def test_undo_after_the_draw_gives_the_place_back_while_it_is_still_theirs(

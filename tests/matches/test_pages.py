@@ -61,8 +61,18 @@ def test_a_player_reports_games_on_the_private_page_and_the_opponent_confirms(
     assert match.status == Match.Status.COMPLETE
     submission = match.submissions.filter(kind="game", status="accepted").first()
     assert (submission.ip_address, submission.user_agent) == ("198.51.100.4", "phone")
+    # Until the bracket moves on (the task after the commit), the page says the next
+    # match is being placed and reloads; then that there is none (the final was played).
+    placing = client.get(page(client, table)).content.decode()
+    assert "Your next match is being placed" in placing
+    assert 'http-equiv="refresh"' in placing
+    assert "no match to play right now" not in placing
+    from django.utils import timezone
+
+    Match.objects.filter(pk=match.pk).update(advanced_at=timezone.now())  # what the task does
     after = client.get(page(client, table)).content.decode()
     assert "no match to play right now" in after
+    assert "being placed" not in after
 
 
 def test_a_match_file_and_a_dispute_from_the_page(client: Client) -> None:

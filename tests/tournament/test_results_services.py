@@ -113,8 +113,11 @@ def test_correction_reseats_the_next_round_while_it_has_not_started(eight):
     assert Entry.objects.get(pk=fed.entry1_id).player_id == old_winner.player_id
     assert Entry.objects.get(pk=old_winner.pk).status == Entry.Status.ELIMINATED
     assert Entry.objects.get(pk=old_loser.pk).status == Entry.Status.REGISTERED
-    # The wrongly fed player is out of the Consolation again.
-    assert consolation.entries.get(player=old_loser.player).status == Entry.Status.WITHDRAWN
+    # The wrongly fed player is out of the Consolation again, without a trace: no
+    # "withdrawn" entry counted in it or listed among their results.
+    assert not consolation.entries.filter(player=old_loser.player).exists()
+    assert consolation.entries.count() == 1
+    assert consolation.entries.get().player_id == old_winner.player_id
     assert Submission.objects.filter(match=match, kind="resolve").exists()
 
 

@@ -423,6 +423,12 @@ class DrawCreateSerializer(serializers.Serializer):
         required=False,
         help_text="Manual draws: player ids, best seed first.",
     )
+    tables = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Number the tables of round 1 with the draw, before the players are told "
+        "their matches (their notices and pages name the table).",
+    )
 
 
 # ---- entries -------------------------------------------------------------------------

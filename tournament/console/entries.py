@@ -86,6 +86,7 @@ def entry_check_in_toggle(
     except (*REFUSALS, ValidationError) as exc:
         error = service_error_message(exc)[1]
     if is_htmx(request):
+        entry.number = selectors.entry_number(entry)  # type: ignore[attr-defined]
         context = {
             "tournament": tournament,
             "event": event,

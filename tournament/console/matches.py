@@ -21,6 +21,7 @@ from matches.services.ledger import submission_reject
 from tournament.console import forms, selectors
 from tournament.console.base import (
     AuthenticatedHttpRequest,
+    call_button_service,
     call_service,
     is_htmx,
     service_error_message,
@@ -32,6 +33,7 @@ from tournament.services.results import (
     GameResult,
     match_forfeit,
     match_penalty_add,
+    match_reopen_decision,
     match_result_enter,
     match_walkover,
     match_winner_correct,
@@ -99,6 +101,7 @@ def _match_context(match: Any, **forms_given: Any) -> dict[str, Any]:
         "correction_form": pick(
             "correction_form", decided, lambda: forms.CorrectionForm(match=match)
         ),
+        "reopenable": decided and match.decision in ("forfeit", "walkover") and both,
         "table_form": forms_given.get("table_form")
         or (
             forms.TableForm(initial={"table": match.table})
@@ -308,3 +311,23 @@ def match_table(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> 
             return redirect("console:matches", tournament.slug, match.event.slug)
     context = _match_context(match, table_form=form)
     return render(request, "console/match.html", context, status=400)
+
+
+@login_required
+@require_POST
+def match_reopen(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """Take back a forfeit or walkover: the match is ready to play again, its winner out of
+    the next round (refused once they have played on there)."""
+    tournament = selectors.tournament_for(request.user, slug)
+    match = selectors.match_of(tournament, match_id)
+    done = call_button_service(
+        request,
+        match_reopen_decision,
+        match=match,
+        reason=request.POST.get("reason", "")[:300],
+        by=request.user,
+        meta=request_meta(request),
+    )
+    if done is not None:
+        messages.success(request, "Reopened: the match is ready to be played.")
+    return redirect("console:match", tournament.slug, match.pk)

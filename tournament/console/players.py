@@ -23,6 +23,7 @@ from tournament.services.console_extras import (
 )
 from tournament.services.imports import players_import_csv
 from tournament.services.player_links import (
+    player_link_email,
     player_link_regenerate,
     player_links_email,
     player_links_ensure,
@@ -126,6 +127,25 @@ def player_links_email_view(request: AuthenticatedHttpRequest, slug: str) -> Htt
         text += f" {done.opted_out} turned email notices off."
     messages.success(request, text)
     return redirect("console:player-links", tournament.slug)
+
+
+@login_required
+@require_POST
+def player_link_email_view(
+    request: AuthenticatedHttpRequest, slug: str, player_id: int
+) -> HttpResponse:
+    """Email one player their link now (again, or the new one after "New link")."""
+    tournament = selectors.tournament_for(request.user, slug)
+    link = selectors.player_link_of(tournament, player_id)
+    sent = player_link_email(link=link, by=request.user)
+    name = link.player.name
+    if sent == "queued":
+        messages.success(request, f"{name}'s link is on its way to {link.player.email}.")
+    elif sent == "opted-out":
+        messages.error(request, f"{name} turned email notices off: print their card.")
+    else:
+        messages.error(request, f"{name} has no email address: add one (Edit) or print their card.")
+    return redirect(f"{reverse('console:player-links', args=[tournament.slug])}#player-{player_id}")
 
 
 @login_required

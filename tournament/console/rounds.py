@@ -16,7 +16,7 @@ from tournament.console.base import (
 )
 from tournament.console.events import event_context
 from tournament.services.draws import draw_make
-from tournament.services.rounds import event_next_round, round_start
+from tournament.services.rounds import event_next_round, round_minutes_set, round_start
 from tournament.services.tables import round_tables_assign
 
 
@@ -38,9 +38,14 @@ def draw(request: AuthenticatedHttpRequest, slug: str, event_slug: str) -> HttpR
             seed=data["seed"],
             order=data["order_ids"],
             by=request.user,
+            tables=data["tables"],
         )
         if made is not None:
-            messages.success(request, f"{event.name} drawn.")
+            messages.success(
+                request,
+                f"{event.name} drawn"
+                + (", the tables of round 1 numbered." if data["tables"] else "."),
+            )
             return redirect("console:event", tournament.slug, event.slug)
     return render(
         request,
@@ -92,3 +97,27 @@ def round_tables(
     elif given is not None:
         messages.info(request, f"{rnd}: every ready match already has a table.")
     return redirect("console:matches", tournament.slug, event.slug)
+
+
+@login_required
+@require_POST
+def round_minutes(
+    request: AuthenticatedHttpRequest, slug: str, event_slug: str, round_id: int
+) -> HttpResponse:
+    """Set a round's time (blank takes it off): the room board counts it down from the start."""
+    tournament = selectors.tournament_for(request.user, slug)
+    event = selectors.event_of(tournament, event_slug)
+    rnd = selectors.round_of(event, round_id)
+    typed = request.POST.get("minutes", "").strip()
+    if typed and not typed.isdigit():
+        messages.error(request, "A round time is a whole number of minutes.")
+        return redirect("console:event", tournament.slug, event.slug)
+    minutes = int(typed) if typed else None
+    if call_button_service(
+        request, round_minutes_set, round_=rnd, minutes=minutes, by=request.user
+    ):
+        if minutes is None:
+            messages.success(request, f"{rnd}: no round time.")
+        else:
+            messages.success(request, f"{rnd}: {minutes} minutes, counted down on the room board.")
+    return redirect("console:event", tournament.slug, event.slug)

@@ -81,17 +81,27 @@ def entry_of(event: Event, entry_id: int) -> Entry:
 
 def event_entries(event: Event) -> list[Entry]:
     """The event's entries with their players, seeded ones first, then by name; sign-ups
-    awaiting approval and the waiting list (in its order) last."""
+    awaiting approval and the waiting list (in its order) last. Each carries its
+    ``number`` in the event (see ``entry_number``)."""
     entries = list(
         event.entries.select_related("player").order_by(
             F("seed").asc(nulls_last=True), "player__name", "id"
         )
     )
+    for number, entry in enumerate(sorted(entries, key=lambda e: e.pk), start=1):
+        entry.number = number  # type: ignore[attr-defined]
     off = (Entry.Status.PENDING, Entry.Status.WAITING)  # below the field, in waiting order
     return [e for e in entries if e.status not in off] + sorted(
         (e for e in entries if e.status in off),
         key=lambda e: (e.status, e.waiting_since is None, e.waiting_since, e.pk),
     )
+
+
+def entry_number(entry: Entry) -> int:
+    """The entry's number in its event: 1 for the first registered, and so on. It never
+    changes once given (a withdrawn entry keeps its number) and is what the manual draw
+    is typed with, rather than the player's id, which counts every player of the site."""
+    return Entry.objects.filter(event_id=entry.event_id, pk__lte=entry.pk).count()
 
 
 def check_in_open(event: Event) -> str:
@@ -296,14 +306,15 @@ def round_waiting(event: Event) -> dict[int, int]:
 
 def manual_order_text(entries: list[Entry]) -> str:
     """The manual-draw box's starting text: the players the draw takes (the checked-in
-    ones once anyone has checked in), by seed then rating, one ``id · name`` a line."""
+    ones once anyone has checked in), by seed then rating, one ``number · name`` a line
+    (``number``: the entry's in the event, from ``event_entries``)."""
     active = [e for e in entries if e.status in (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)]
     if any(e.status == Entry.Status.CHECKED_IN for e in active):
         active = [e for e in active if e.status == Entry.Status.CHECKED_IN]
     ranked = sorted(
         active, key=lambda e: (e.seed is None, e.seed or 0, -e.player.rating, e.player.name)
     )
-    return "\n".join(f"{e.player_id} · {e.player.name}" for e in ranked)
+    return "\n".join(f"{e.number} · {e.player.name}" for e in ranked)  # type: ignore[attr-defined]
 
 
 def feeding_events(tournament: Tournament) -> QuerySet[Event]:

@@ -19,8 +19,10 @@ from tournament.console.qr import qr_svg
 from tournament.models import Event
 from tournament.services.player_links import player_links_ensure
 
-#: Game rows on a director's slip, which also carries the players' link stubs.
-SLIP_ROWS_WITH_LINKS = 6
+#: Game rows on a director's slip, which also carries the players' link stubs (rows
+#: drawn a little lower to make room): a 5-point match has room for all of its games
+#: (2 x length - 1 = 9 games at most; 10 rows, as many as half a Letter page holds).
+SLIP_ROWS_WITH_LINKS = 10
 
 
 def director_slips(

@@ -25,6 +25,11 @@ urlpatterns = [
     path("t/<slug:slug>/player-links/", players.player_links, name="player-links"),
     path("t/<slug:slug>/player-links/email/", players.player_links_email_view, name="links-email"),
     path(
+        "t/<slug:slug>/player-links/<int:player_id>/email/",
+        players.player_link_email_view,
+        name="link-email",
+    ),
+    path(
         "t/<slug:slug>/player-links/<int:player_id>/regenerate/",
         players.player_link_regenerate_view,
         name="link-regenerate",
@@ -95,6 +100,11 @@ urlpatterns = [
         name="round-start",
     ),
     path(
+        "t/<slug:slug>/events/<slug:event_slug>/rounds/<int:round_id>/minutes/",
+        rounds.round_minutes,
+        name="round-minutes",
+    ),
+    path(
         "t/<slug:slug>/events/<slug:event_slug>/rounds/next/", rounds.next_round, name="next-round"
     ),
     path("t/<slug:slug>/events/<slug:event_slug>/matches/", matches.match_grid, name="matches"),
@@ -112,6 +122,7 @@ urlpatterns = [
         matches.match_forfeit_view,
         name="match-forfeit",
     ),
+    path("t/<slug:slug>/matches/<int:match_id>/reopen/", matches.match_reopen, name="match-reopen"),
     path(
         "t/<slug:slug>/matches/<int:match_id>/penalty/", matches.match_penalty, name="match-penalty"
     ),

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from tournament.formats.errors import FormatError
 from tournament.formats.single_elimination import (
     bracket_size,
-    round_name_for_matches,
+    distinct_round_names,
     seed_order,
 )
 from tournament.formats.slots import MatchRef, SlotRef
@@ -114,8 +114,10 @@ class FeedInBracket:
 
     @property
     def round_names(self) -> tuple[str, ...]:
-        """Each round's name from its number of matches."""
-        return tuple(round_name_for_matches(len(matches)) for matches in self.rounds)
+        """Each round's name from its number of matches; distinct, though losers fed in
+        can give two rounds as many matches: the last of them keeps the name, the earlier
+        ones are called by their number ("Round 2", then "Quarter-final")."""
+        return distinct_round_names([len(matches) for matches in self.rounds])
 
     def match(self, ref: MatchRef) -> FeedMatch:
         """The match at ``ref``."""

@@ -135,6 +135,23 @@ def round_name_for_matches(matches: int) -> str:
     return names.get(matches, f"Round of {2 * matches}")
 
 
+def distinct_round_names(match_counts: Sequence[int]) -> tuple[str, ...]:
+    """Names of rounds with these numbers of matches, first round first, never twice the
+    same: of rounds that would share a name, the last keeps it and the earlier ones are
+    called by their number.
+
+    >>> distinct_round_names([4, 4, 2, 1])
+    ('Round 1', 'Quarter-final', 'Semi-final', 'Final')
+    >>> distinct_round_names([2, 4, 4, 2, 2, 1])
+    ('Round 1', 'Round 2', 'Quarter-final', 'Round 4', 'Semi-final', 'Final')
+    """
+    names = [round_name_for_matches(count) for count in match_counts]
+    for number, name in enumerate(names, start=1):
+        if name in names[number:]:
+            names[number - 1] = f"Round {number}"
+    return tuple(names)
+
+
 def round_name(round_number: int, total_rounds: int) -> str:
     """The name of round ``round_number`` in a bracket of ``total_rounds`` rounds.
 

@@ -11,6 +11,7 @@ one for about a millisecond.
 from __future__ import annotations
 
 import hashlib
+import time
 import zoneinfo
 from typing import Any
 
@@ -32,6 +33,7 @@ from tournament.public.selectors import (
     in_play,
     match_record,
     player_history,
+    room_board,
     tournament_pages,
 )
 from tournament.selectors.final_places import event_final
@@ -39,6 +41,12 @@ from tournament.selectors.final_places import event_final
 PAPERS = {"a4": "A4", "letter": "Letter"}
 #: Game rows on a match slip (a longer match continues on the back).
 SLIP_ROWS = 12
+
+
+def slip_rows(length: int, most: int) -> range:
+    """Game rows for a match of ``length`` points: two per point (a match of n points
+    lasts at most 2n - 1 games), at most ``most``."""
+    return range(1, min(2 * length, most) + 1)
 
 
 def _zone(name: str) -> zoneinfo.ZoneInfo:
@@ -188,6 +196,62 @@ def scoreboard_live(request: HttpRequest, slug: str) -> HttpResponse:
     return _live(request, page, version)
 
 
+# --- room board ------------------------------------------------------------------------------
+
+#: Seconds the room board's page is kept without a version bump: results age off the
+#: board ("results of the last minutes") even when nothing else happens.
+BOARD_BUCKET = 60
+
+
+def _board_page(slug: str, event_slug: str, unless: str = "") -> tuple[Page | None, str]:
+    """The board and its version token: the site's version and the minute, so that a
+    poller up to date gets 204 within the minute and the whole board each new minute."""
+    bucket = int(time.time() // BOARD_BUCKET)
+    known, _, known_bucket = unless.partition(".")
+    if known_bucket != str(bucket):
+        known = ""
+
+    def build(version: str) -> Page:
+        t = tournament_pages.tournament_by_slug(slug)
+        event = event_pages.event_by_slugs(slug, event_slug) if event_slug else None
+        live_url = reverse("public-board-live", args=[slug])
+        query = f"?event={event_slug}&" if event_slug else "?"
+        context = {
+            "t": t,
+            "event": event,
+            "board": room_board.room_board(t, event),
+            "version": f"{version}.{bucket}",
+            "live_url": f"{live_url}{query}",
+        }
+        return {
+            "title": f"Room board: {event.name + ' · ' if event else ''}{t.name}",
+            "content": _render("public/board.html", {**context, "live": delivery.LIVE_MARK}),
+            "live": _render("public/_board_live.html", context, t.time_zone),
+            "body_class": "room-board",
+            **_tournament_facts(t),
+        }
+
+    page, token = cached_page("board", "site", 0, build, slug, event_slug, bucket, unless=known)
+    return page, f"{token}.{bucket}"
+
+
+def _board_event(request: HttpRequest) -> str:
+    """The ``?event=`` slug a board is limited to (blank: every event)."""
+    wanted = request.GET.get("event", "")
+    return wanted if wanted and len(wanted) <= 50 and wanted.replace("-", "").isalnum() else ""
+
+
+def board(request: HttpRequest, slug: str) -> HttpResponse:
+    """The room board for a TV or projector: next up with tables, in play, results, round clock."""
+    page, version = _board_page(slug, _board_event(request))
+    return _shell(request, page, version)
+
+
+def board_live(request: HttpRequest, slug: str) -> HttpResponse:
+    page, version = _board_page(slug, _board_event(request), _known(request))
+    return _live(request, page, version)
+
+
 # --- event -----------------------------------------------------------------------------------
 
 
@@ -303,9 +367,7 @@ def event_slips(request: HttpRequest, slug: str, event_slug: str) -> HttpRespons
     cached, never shown to anyone else)."""
 
     def make(event: Event) -> dict[str, Any]:
-        slips = [
-            (m, range(1, min(2 * m.length, SLIP_ROWS) + 1)) for m in event_pages.event_slips(event)
-        ]
+        slips = [(m, slip_rows(m.length, SLIP_ROWS)) for m in event_pages.event_slips(event)]
         return {"slips": slips}
 
     if request.user.is_authenticated:

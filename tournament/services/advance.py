@@ -357,8 +357,11 @@ class BracketMover:
         if self.event(seat.event_id).feeds_from_id is not None and not self._seated_elsewhere(
             entry_id
         ):
-            # A fed player taken back out of the Consolation: no longer in it.
-            Entry.objects.filter(pk=entry_id).update(status=Entry.Status.WITHDRAWN)
+            # A fed player taken back out of the Consolation was never in it: the entry
+            # the feed made goes (a "withdrawn" one would be counted, listed in their
+            # results and offer an undo that cannot work). Their voided reports, if a
+            # cascade reopened a match they had played, keep the submission, unlinked.
+            Entry.objects.filter(pk=entry_id).delete()
 
     def _seated_elsewhere(self, entry_id: int) -> bool:
         return Match.objects.filter(Q(entry1_id=entry_id) | Q(entry2_id=entry_id)).exists()

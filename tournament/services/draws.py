@@ -66,6 +66,7 @@ def draw_make(
     seed: int | None = None,
     order: Sequence[int] | None = None,
     by: User | None = None,
+    tables: bool = False,
 ) -> Draw:
     """Make (or, before any round starts, make again) the draw of ``event``.
 
@@ -74,6 +75,9 @@ def draw_make(
     best seed first; without it, the seeds given at registration). Elimination
     events get all their rounds, and a Main lays out the Consolations it feeds;
     a Swiss event gets round 1 paired; a round robin its whole schedule.
+    ``tables``: number the tables of round 1 at once, in bracket order, so that the
+    players are told their table with their match (an event whose matches start as
+    soon as both players are known opens round 1 with the draw).
     """
     if method not in METHODS:
         raise refuse(
@@ -122,6 +126,11 @@ def draw_make(
         event.save(update_fields=["status", "rounds_planned"])
         for drawn_event in (event, *fed):
             event_matches_start_ready(event=drawn_event, now=now)
+        if tables:
+            from tournament.services.tables import round_tables_assign
+
+            for first in Round.objects.filter(event=event, number=1).order_by("bracket", "pk"):
+                round_tables_assign(round_=first, by=by, waiting_too=True)
         draw = Draw.objects.create(
             event=event,
             method=method,

@@ -6,7 +6,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from matches.errors import refuse
+from matches.errors import Invalid, refuse
 from matches.models import Match, Submission
 from matches.services.access import Actor, OwnMatch, own_match_refuse
 from matches.services.decisions import match_decide_without_play, system_role
@@ -134,6 +134,11 @@ def entry_withdraw(
             return entry
         if entry.status not in ACTIVE:
             raise refuse(f"{entry.player} is already out of {entry.event.name}.", code="not-active")
+        if entry.event.status == Event.Status.FINISHED:
+            raise refuse(
+                f"{entry.event.name} is finished: nobody can withdraw from it any more.",
+                code="event-finished",
+            )
         open_matches = (
             Match.objects.select_for_update(no_key=True)
             .filter(Q(entry1=entry) | Q(entry2=entry))
@@ -221,11 +226,12 @@ def entry_withdraw_undo(*, entry: Entry, by: User | None = None) -> Entry:
     """Take back a withdrawal (a mistaken click, a player who turns up after all): the
     entry returns to registered or checked in, as it was.
 
-    Refused once the player's place was given away: a match already given to their
-    opponent by walkover, or a finished event. A Swiss round not started yet is paired
-    again with them.
+    A match the withdrawal gave to their opponent by walkover is reopened (ready to play)
+    while that opponent has not played on; refused (``place-given-away``) once they have,
+    and in a finished event. A Swiss round not started yet is paired again with them.
     """
     from tournament.services.advance import entry_reactivate_status
+    from tournament.services.results import match_reopen_decision
 
     with transaction.atomic():
         # The event first, then the entry (see event_lock): the Swiss repair below locks
@@ -241,21 +247,31 @@ def entry_withdraw_undo(*, entry: Entry, by: User | None = None) -> Entry:
             raise refuse(f"{entry.player} is not withdrawn.", code="not-withdrawn")
         if event.status == Event.Status.FINISHED:
             raise refuse(f"{event.name} is finished: the withdrawal stays.", code="event-finished")
-        given_away = (
+        given_away = list(
             Match.objects.filter(Q(entry1=entry) | Q(entry2=entry))
             .filter(status=Match.Status.COMPLETE, decision=Match.Decision.WALKOVER)
             .exclude(winner=entry)
-            .select_related("round")
-            .first()
+            .select_related("round", "winner__player")
+            .order_by("round__number", "pk")
         )
-        if given_away is not None:
-            raise refuse(
-                f"{entry.player}'s place is already given away: {given_away.round} of "
-                f"{event.name} went to their opponent by walkover. Correct that match first "
-                "if they are to play it.",
-                code="place-given-away",
-                match=given_away.pk,
-            )
+        for match in given_away:
+            # The walkovers the withdrawal gave are taken back while each winner has not
+            # played on: the match is ready to play again.
+            try:
+                match_reopen_decision(
+                    match=match, reason=f"{entry.player} is back: withdrawal undone", by=by
+                )
+            except Invalid as exc:
+                if exc.code != "next-match-started":
+                    raise
+                raise refuse(
+                    f"{entry.player}'s place is already given away: {match.round} of "
+                    f"{event.name} went to {match.winner.player if match.winner else 'their opponent'} "
+                    "by walkover, who has played on since. Correct that match first if they "
+                    "are to play it.",
+                    code="place-given-away",
+                    match=match.pk,
+                ) from None
         seated = Match.objects.filter(Q(entry1=entry) | Q(entry2=entry)).exists()
         if (
             event.status != Event.Status.REGISTRATION

@@ -118,3 +118,16 @@ def player_links_email(*, tournament: Tournament, by: User | None = None) -> Lin
     announce_player_links(ids)
     log.info("player links queued for %d players of tournament %s", queued, tournament.pk)
     return LinksMailed(queued=queued, no_email=no_email, opted_out=opted_out)
+
+
+def player_link_email(*, link: PlayerLink, by: User | None = None) -> str:
+    """Queue an email with ``link`` to its player now, even if this key was sent before
+    (the director asked): ``"queued"``, ``"no-email"`` or ``"opted-out"``."""
+    player = link.player
+    if not player.email:
+        return "no-email"
+    if not player.notify:
+        return "opted-out"
+    announce_player_links([link.pk], again=True)
+    log.info("player link %s queued again by %s", link.pk, by.pk if by else None)
+    return "queued"

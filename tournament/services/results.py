@@ -24,6 +24,7 @@ from matches.services.access import Actor, Role, director_role
 from matches.services.decisions import (
     OPEN,
     match_decide_without_play,
+    match_decision_reopen,
     match_final_score,
     match_penalty,
     system_role,
@@ -47,6 +48,7 @@ __all__ = [
     "match_final_score_enter",
     "match_forfeit",
     "match_penalty_add",
+    "match_reopen_decision",
     "match_result_enter",
     "match_walkover",
     "match_winner_correct",
@@ -318,5 +320,36 @@ def match_winner_correct(
         cascade=cascade,
         reason=reason,
         followups=Reseat(cascade=cascade),
+        **_common(match, by, meta),  # type: ignore[arg-type]
+    )
+
+
+class TakeBack:
+    """The bracket side of a reopened forfeit or walkover: the winner taken back out of the
+    next round (refused, ``next-match-started``, once they have played on there)."""
+
+    def __init__(self) -> None:
+        self.mover = BracketMover()
+
+    def undo(self, match: Match) -> None:
+        self.mover.retract(match, cascade=False)
+
+    def redo(self, match: Match) -> None:
+        self.mover.finish()
+
+
+def match_reopen_decision(
+    *,
+    match: Match,
+    reason: str = "",
+    by: User | None = None,
+    meta: RequestMeta | None = None,
+) -> Match:
+    """Reopen a forfeit or walkover (a mistake, a player who turned up after all): the
+    match is ready to play again and its winner leaves the next round, while they have
+    not played on. See ``matches.services.decisions.match_decision_reopen``."""
+    return match_decision_reopen(
+        reason=reason,
+        followups=TakeBack(),
         **_common(match, by, meta),  # type: ignore[arg-type]
     )

@@ -237,3 +237,33 @@ def league_finish_if_done(event: Event) -> None:
     event.champion_id = leader.entry.pk if leader is not None else None
     event.status = Event.Status.FINISHED
     event.save(update_fields=["champion", "status"])
+
+
+#: The longest round time a director can set, in minutes (a whole day).
+MAX_ROUND_MINUTES = 24 * 60
+
+
+def round_minutes_set(*, round_: Round, minutes: int | None, by: User | None = None) -> Round:
+    """Set the time a round is played in (``None`` takes it off): the room board counts it
+    down from the round's start. Any time before the round is complete."""
+    if minutes is not None and (
+        isinstance(minutes, bool)
+        or not isinstance(minutes, int)
+        or not 1 <= minutes <= MAX_ROUND_MINUTES
+    ):
+        raise refuse(
+            f"A round time is a whole number of minutes from 1 to {MAX_ROUND_MINUTES}.",
+            code="invalid",
+            field="minutes",
+        )
+    with transaction.atomic():
+        round_ = _lock_round(round_)
+        if round_.status == Round.Status.COMPLETE:
+            raise refuse(f"{round_} is complete.", code="round-complete", field="minutes")
+        if round_.minutes != minutes:
+            round_.minutes = minutes
+            round_.save(update_fields=["minutes"])
+            first = round_.matches.order_by("slot").values_list("pk", flat=True).first()
+            if first is not None:
+                announce_match_changed(first, round_.event_id)
+    return round_

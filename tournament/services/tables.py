@@ -89,9 +89,13 @@ def match_table_set(*, match: Match, table: int | None, by: User | None = None) 
     return match
 
 
-def round_tables_assign(*, round_: Round, by: User | None = None) -> list[Match]:
+def round_tables_assign(
+    *, round_: Round, by: User | None = None, waiting_too: bool = False
+) -> list[Match]:
     """Number the tables of ``round_``: each ready match without a table gets the lowest
     table no unfinished match of the tournament holds, in bracket (slot) order.
+    ``waiting_too``: also the matches whose two players are known but that wait for the
+    round to start (the draw numbers round 1 before anyone is told their match).
 
     Returns the matches given a table (none when every ready match already has one).
     """
@@ -100,9 +104,13 @@ def round_tables_assign(*, round_: Round, by: User | None = None) -> list[Match]
             Round.objects.filter(pk=round_.pk).values_list("event__tournament_id", flat=True).get()
         )
         _lock_tournament(tournament_id)
+        statuses = [Match.Status.READY, *([Match.Status.PENDING] if waiting_too else [])]
         waiting = list(
             Match.objects.select_for_update(of=("self",), no_key=True)
-            .filter(round_id=round_.pk, status=Match.Status.READY, table__isnull=True)
+            .filter(round_id=round_.pk, status__in=statuses, table__isnull=True)
+            .exclude(is_bye=True)
+            .exclude(entry1__isnull=True)
+            .exclude(entry2__isnull=True)
             .order_by("slot")
         )
         if not waiting:

@@ -19,6 +19,7 @@ from django.db import InterfaceError, OperationalError
 from django.dispatch import receiver
 
 from matches.models import Match
+from matches.names import distinct_names
 from tournament import outbox, signals
 from tournament.models import Entry, PlayerLink, Tournament, User
 from tournament.services.directors import set_password_path
@@ -61,12 +62,15 @@ def send_all(messages: list[EmailMessage], what: str) -> int:
 def match_ready_message(match: Match, entry: Entry, opponent: Entry) -> EmailMessage:
     """The notice to ``entry``'s player that its match against ``opponent`` is ready."""
     event = match.event
+    own_name, their_name = distinct_names([entry, opponent])
     lines = [
         f"Hello {entry.player.name},",
         "",
         f"Your next match in {event.tournament.name}, {event.name}, {match.round} is ready:",
-        f"  {entry.player.name} v {opponent.player.name}, {match.length}-point match",
+        f"  {own_name} v {their_name}, {match.length}-point match",
     ]
+    if match.table:
+        lines.append(f"  at table {match.table}")
     if match.start_score1 or match.start_score2:
         mine, theirs = (
             (match.start_score1, match.start_score2)
@@ -84,7 +88,8 @@ def match_ready_message(match: Match, entry: Entry, opponent: Entry) -> EmailMes
     ]
     return EmailMessage(
         subject=header_text(
-            f"Your next match: {opponent.player.name} ({event.name}, {match.round})"
+            f"Your next match: {their_name} ({event.name}, {match.round}"
+            + (f", table {match.table})" if match.table else ")")
         ),
         body="\n".join(lines) + "\n",
         from_email=settings.DEFAULT_FROM_EMAIL,
@@ -187,14 +192,15 @@ def player_link_message(link: PlayerLink) -> EmailMessage:
 
 
 @shared_task(**EMAIL_TASK, name="tournament.notifications.notify_player_link")
-def notify_player_link(self: object, link_id: int) -> int:
-    """Email a player their private link; once per key (a regenerated key is sent again)."""
+def notify_player_link(self: object, link_id: int, again: bool = False) -> int:
+    """Email a player their private link; once per key (a regenerated key is sent again),
+    unless ``again`` (a director sent it from the player's card)."""
     link = PlayerLink.objects.select_related("tournament", "player").filter(pk=link_id).first()
     if link is None or not link.player.email or not link.player.notify:
         return 0
     key = f"notified:link:{link.pk}:{link.key}"
     try:
-        if cache.get(key):
+        if cache.get(key) and not again:
             return 0
     except Exception:  # cache down: better twice than never
         log.warning("cache unavailable; sending link %s without dedupe", link.pk)
@@ -249,9 +255,11 @@ def notify_director_invite(
 
 
 @receiver(signals.player_links_sent)
-def queue_player_links(sender: object, *, link_ids: list[int], **kwargs: object) -> None:
+def queue_player_links(
+    sender: object, *, link_ids: list[int], again: bool = False, **kwargs: object
+) -> None:
     """Write an email of their private link to each player a director asked it for to the outbox."""
-    outbox.enqueue_many(notify_player_link.name, [[pk] for pk in link_ids])
+    outbox.enqueue_many(notify_player_link.name, [[pk, again] for pk in link_ids])
 
 
 @receiver(signals.director_invited)

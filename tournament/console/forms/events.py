@@ -336,12 +336,21 @@ class DrawForm(forms.Form):
         required=False,
         widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}),
         label="Order (by hand)",
-        help_text="One line per player, seed 1 first; each line starts with the player number.",
+        help_text="One line per player, seed 1 first; each line starts with the player's No.",
+    )
+
+    tables = forms.BooleanField(
+        required=False,
+        label="Number the tables of round 1 now",
+        help_text="In bracket order, before anyone is told their match: the notices and "
+        "the players' pages name the table.",
     )
 
     def __init__(self, *args: Any, entries: Iterable[Entry] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.player_ids = {entry.player_id for entry in entries}
+        ordered = sorted(entries, key=lambda e: e.pk)
+        #: The entries' numbers in the event (1 for the first registered) -> player id.
+        self.players_by_number = {n: e.player_id for n, e in enumerate(ordered, start=1)}
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -356,12 +365,13 @@ class DrawForm(forms.Form):
             if found is None:
                 self.add_error("order", f"Line {number} does not start with a player number.")
                 return data
-            player_id = int(found.group(1))
-            if player_id not in self.player_ids:
-                self.add_error("order", f"Line {number}: player {player_id} is not entered here.")
+            given = int(found.group(1))
+            player_id = self.players_by_number.get(given)
+            if player_id is None:
+                self.add_error("order", f"Line {number}: no player has No. {given} here.")
                 return data
             if player_id in ids:
-                self.add_error("order", f"Line {number}: player {player_id} is listed twice.")
+                self.add_error("order", f"Line {number}: No. {given} is listed twice.")
                 return data
             ids.append(player_id)
         if not ids:

@@ -72,16 +72,46 @@ class NumberListField(forms.CharField):
         return numbers
 
 
+class TiebreakSelects(forms.MultiWidget):
+    """One select per tie-break place ("1st", "2nd"...), each listing the tie-breaks by
+    their names. Posts ``<name>_0``, ``<name>_1``...; a single ``<name>`` (the names,
+    comma-separated, as the form took them before) is still read."""
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        choices = [("", "—"), *TIEBREAKS.items()]
+        widgets = [
+            forms.Select(choices=choices, attrs={"aria-label": f"Tie-break {i + 1}"})
+            for i in range(len(TIEBREAKS))
+        ]
+        super().__init__(widgets, attrs)
+
+    def decompress(self, value: Any) -> list[str]:
+        names = value if isinstance(value, list | tuple) else re.split(r"[\s,;]+", value or "")
+        names = [n for n in names if n]
+        return (names + [""] * len(self.widgets))[: len(self.widgets)]
+
+    def value_from_datadict(  # type: ignore[override]  # the field takes one string
+        self, data: Any, files: Any, name: str
+    ) -> str:
+        if name in data:
+            return str(data.get(name) or "")
+        chosen = super().value_from_datadict(data, files, name)
+        return ", ".join(v for v in chosen if v)
+
+    def value_omitted_from_data(self, data: Any, files: Any, name: str) -> bool:
+        return name not in data and super().value_omitted_from_data(data, files, name)
+
+
 class TiebreaksField(forms.CharField):
-    """Tie-break names in order, comma-separated, e.g. ``wins, head_to_head``."""
+    """Tie-breaks in order, chosen by name in one select each (or typed, comma-separated,
+    e.g. ``wins, head_to_head``, through the API's older shape)."""
+
+    widget = TiebreakSelects
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("max_length", 200)
         kwargs.setdefault(
-            "help_text",
-            "In order; blank takes the default. Known: "
-            + ", ".join(f"{name} ({label})" for name, label in TIEBREAKS.items())
-            + ".",
+            "help_text", "First tie-break first; none chosen takes the default order."
         )
         super().__init__(**kwargs)
 

@@ -122,6 +122,12 @@ def _doubles(match: Match, game: Game) -> list[str]:
         turn = double.get("turn")
         text = f"{who} doubled" + (f" at roll {turn}" if turn is not None else "")
         out.append(f"{text}, {answer}" if answer else text)
+    if not out:
+        # Reported game by game without the doubles' detail: what the cube and the end say.
+        if game.cube > 1:
+            out.append(f"cube at {game.cube} (who doubled was not reported)")
+        if game.ended_by == "drop":
+            out.append(f"doubled to {game.cube * 2}, dropped")
     return out
 
 

@@ -1,0 +1,13 @@
+"""Joins the branches that each added a 0004 (the outbox, sign-up and prizes, round times)."""
+
+from django.db import migrations
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("tournament", "0004_cluster_outbox"),
+        ("tournament", "0004_signup_places_prizes"),
+        ("tournament", "0004_venue_round_minutes"),
+    ]
+
+    operations = []
