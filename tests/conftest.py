@@ -73,6 +73,7 @@ def _drop_abandoned_test_databases() -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _gnubg_tests(items)
     if ON_SERVICES:
         return
     skip = pytest.mark.skip(
@@ -81,6 +82,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "services" in item.keywords:
             item.add_marker(skip)
+
+
+def _gnubg_tests(items: list[pytest.Item]) -> None:
+    """Tests marked ``gnubg`` need GNU Backgammon: skipped loudly without it, failed under CI."""
+    from matches.analysis.engine import gnubg_find
+
+    needing = [item for item in items if "gnubg" in item.keywords]
+    if not needing or gnubg_find(settings.GNUBG_PATH):
+        return
+    reason = "needs GNU Backgammon (gnubg): run `make analysis-deps` (Debian package gnubg)"
+    if os.environ.get("CI") == "true":
+        return  # they run and fail: tests/analysis/conftest.py's ``_gnubg_present``
+    print(f"\n!!! gnubg is not installed: {len(needing)} analysis tests are SKIPPED ({reason})")
+    for item in needing:
+        item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture(autouse=True)
+def _analysis_off_unless_asked(settings: Any) -> None:
+    """Uploads elsewhere in the suite are not analysed (gnubg would load the machine);
+    the analysis tests turn it on (``analysis_on``)."""
+    settings.ANALYSIS_AUTO = False
 
 
 @pytest.fixture(scope="session")

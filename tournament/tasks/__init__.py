@@ -7,4 +7,4 @@ Each task keeps the name it was queued under before the tasks moved here
 broker and the beat schedule in ``tournament.settings`` carry those names.
 """
 
-from tournament.tasks import advance, deadlines, pages, probe, ratings  # noqa: F401
+from tournament.tasks import advance, analysis, deadlines, pages, probe, ratings  # noqa: F401
