@@ -245,5 +245,5 @@ def player_history(player_id: int, user: Any) -> list[dict[str, Any]]:
         }
         for f in by_match.values()
     ]
-    history.sort(key=lambda h: h["analysed_at"])
+    history.sort(key=lambda h: str(h["analysed_at"]))
     return history

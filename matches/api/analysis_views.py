@@ -53,7 +53,7 @@ class FiguresSerializer(serializers.Serializer):
     cube_decisions = serializers.IntegerField(help_text="Close or actual cube decisions")
     total_cube_decisions = serializers.IntegerField()
     blunders = serializers.IntegerField(help_text="Chequer moves marked very bad")
-    errors = serializers.IntegerField(help_text="Chequer moves marked bad")
+    errors = serializers.IntegerField(help_text="Chequer moves marked bad")  # type: ignore[assignment]
     doubtful = serializers.IntegerField()
     cube_blunders = serializers.IntegerField()
     cube_errors = serializers.IntegerField()
@@ -91,7 +91,7 @@ class AnalysisSerializer(serializers.Serializer):
     plies_shown = serializers.IntegerField(
         allow_null=True, help_text="The plies of the figures shown (0 while the full pass runs)"
     )
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]
     note = serializers.CharField()
     visible = serializers.BooleanField()
     settings = serializers.DictField(required=False)
@@ -117,7 +117,7 @@ class PrRowSerializer(serializers.Serializer):
 
 
 class PrTableSerializer(serializers.Serializer):
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]
     note = serializers.CharField()
     players = PrRowSerializer(many=True)
 
@@ -136,7 +136,7 @@ class HistorySerializer(serializers.Serializer):
 
 class PlayerAnalysisSerializer(serializers.Serializer):
     player = serializers.IntegerField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]
     note = serializers.CharField()
     matches = HistorySerializer(many=True)
 

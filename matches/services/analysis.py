@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -200,12 +201,13 @@ def _heartbeat(analysis_id: int) -> None:
     )
 
 
-def analysis_run(*, analysis_id: int) -> str:
+def analysis_run(*, analysis_id: int, on_pass: Callable[[], None] | None = None) -> str:
     """Run a claimed analysis: the quick pass, then the full one; answers what happened.
 
     Each pass is stored as it finishes (figures per plies), so a page shows the quick
     figures while the full pass runs. A pass that fails marks the analysis failed with
-    gnubg's reason; the figures of an earlier pass stay.
+    gnubg's reason; the figures of an earlier pass stay. ``on_pass`` runs after each
+    stored pass (the pages that show it are refreshed).
     """
     analysis, why = analysis_claim(analysis_id=analysis_id)
     if analysis is None:
@@ -229,6 +231,8 @@ def analysis_run(*, analysis_id: int) -> str:
             tick=lambda: _heartbeat(analysis_id),
         )
         stored = _store_pass(analysis_id, plies, run, path, final=plies == passes[-1])
+        if stored and on_pass is not None:
+            on_pass()
         if not stored:
             return "finished"  # somebody else finished or failed it meanwhile
         if not run.ok:

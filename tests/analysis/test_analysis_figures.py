@@ -83,7 +83,7 @@ def test_every_figure_equals_gnubgs_own_statistics(
     swapped: bool,
 ) -> None:
     path = DATA / name
-    b, match, answer = upload(path, length, plies, swapped, django_capture_on_commit_callbacks)
+    _b, match, answer = upload(path, length, plies, swapped, django_capture_on_commit_callbacks)
     analysis = Analysis.objects.get(match=match)
     assert (analysis.status, analysis.reason) == ("done", "")
     assert analysis.engine.startswith("gnubg 1.")
@@ -152,6 +152,7 @@ def test_the_api_answers_with_the_issue_field_names(
         assert moves == data["players"][side]["total_moves"]
     # The biggest blunders name their game and move, worst first per player.
     blunders = data["blunders"]
-    assert blunders and all(b_["game"] >= 1 and b_["move"] >= 1 for b_ in blunders)
+    assert blunders
+    assert all(b_["game"] >= 1 and b_["move"] >= 1 for b_ in blunders)
     losses = [b_["loss_emg"] for b_ in blunders if b_["side"] == 1 and b_["kind"] == "chequer"]
     assert losses == sorted(losses, reverse=True)

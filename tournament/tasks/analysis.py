@@ -50,7 +50,7 @@ def analyse_match(self: object, analysis_id: int) -> str:
     from matches.services.analysis import HEARTBEAT_STALE, analysis_fail, analysis_run
 
     try:
-        outcome = analysis_run(analysis_id=analysis_id)
+        outcome = analysis_run(analysis_id=analysis_id, on_pass=lambda: _refresh(analysis_id))
     except SoftTimeLimitExceeded:
         analysis_fail(
             analysis_id=analysis_id,
@@ -60,6 +60,23 @@ def analyse_match(self: object, analysis_id: int) -> str:
     if outcome == "busy":  # another delivery is running it: look again once it could be lost
         raise self.retry(countdown=HEARTBEAT_STALE.total_seconds() + 30)  # type: ignore[attr-defined]
     return outcome
+
+
+def _refresh(analysis_id: int) -> None:
+    """The match's pages (event, tournament, players) show the new figures."""
+    from matches.models import Analysis
+    from tournament.public import page_cache
+
+    ids = (
+        Analysis.objects.filter(pk=analysis_id)
+        .values_list("match__event_id", "match__event__tournament_id")
+        .first()
+    )
+    if ids is not None:
+        try:
+            page_cache.invalidate_event(ids[0], ids[1])
+        except Exception:
+            log.warning("could not refresh the pages of analysis %s", analysis_id, exc_info=True)
 
 
 @shared_task(name="tournament.tasks.sweep_analyses")
