@@ -8,7 +8,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/bgdirector
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 PYTEST := $(BIN)/pytest
 
-.PHONY: venv run serve worker beat test test-sqlite test-services lint bench stress browser-deps deploy-deps clean
+.PHONY: venv run serve worker beat test test-sqlite test-services lint bench stress browser-deps deploy-deps analysis-deps clean
 
 $(BIN)/.installed: requirements.txt requirements/base.txt
 	@test -n "$(PYTHON)" || { echo "No Python 3.12+ found: install python3.12 or set PYTHON=..."; exit 1; }
@@ -32,13 +32,21 @@ deploy-deps:
 	    || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx; } >/dev/null) \
 	  || echo "!!! nginx is not installed: the nginx tests will be skipped"; }
 
+# GNU Backgammon for the match analyses and their tests (Debian installs it as /usr/games/gnubg,
+# which is not on root's PATH: the app finds it there).
+analysis-deps:
+	@command -v gnubg >/dev/null 2>&1 || test -x /usr/games/gnubg || { [ "$$(id -u)" = 0 ] && \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnubg >/dev/null) \
+	  || echo "!!! gnubg is not installed: the tests marked gnubg (tests/analysis/) will be SKIPPED"; }
+
 run: venv
 	DEBUG=1 $(BIN)/python manage.py migrate --no-input
 	DEBUG=1 $(BIN)/python manage.py seed_demo
 	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
 
+# Both queues: the bracket's work and GNU Backgammon's analyses (one gnubg per worker process).
 worker: venv
-	$(BIN)/celery -A tournament worker --loglevel=INFO
+	$(BIN)/celery -A tournament worker --loglevel=INFO -Q "$${CELERY_QUEUE:-bgdirector},$${CELERY_QUEUE:-bgdirector}.analysis"
 
 beat: venv
 	$(BIN)/celery -A tournament beat --loglevel=INFO
@@ -52,7 +60,7 @@ lint: venv
 
 # The SQLite default first (tasks eager, local-memory cache), then everything against
 # PostgreSQL + Redis + a live Celery worker; the last line is that run's pytest summary.
-test: venv browser-deps deploy-deps lint test-sqlite test-services
+test: venv browser-deps deploy-deps analysis-deps lint test-sqlite test-services
 
 test-sqlite: venv
 	@echo "=== Django suite on the embedded default: SQLite, local-memory cache, eager Celery ==="

@@ -40,6 +40,11 @@ def pytest_configure(config: pytest.Config) -> None:
         from tournament.celery import app
 
         app.conf.task_default_queue = f"test-{RUN_ID}"
+        # The analyses' queue follows it, as CELERY_QUEUE makes it in the worker.
+        settings.ANALYSIS_QUEUE = f"test-{RUN_ID}.analysis"
+        app.conf.task_routes = {
+            "tournament.tasks.analyse_match": {"queue": settings.ANALYSIS_QUEUE}
+        }
         _drop_abandoned_test_databases()
 
 
@@ -137,7 +142,7 @@ def celery_worker_process(
             "--pool=solo",
             "--loglevel=INFO",
             "-Q",
-            app.conf.task_default_queue,
+            f"{app.conf.task_default_queue},{app.conf.task_default_queue}.analysis",
             "-n",
             f"test-{RUN_ID}@%h",
         ],
@@ -165,6 +170,7 @@ def celery_worker_process(
     Path(log.name).unlink(missing_ok=True)
     with app.connection_for_write() as conn:
         conn.default_channel.queue_delete(app.conf.task_default_queue)
+        conn.default_channel.queue_delete(f"{app.conf.task_default_queue}.analysis")
 
 
 def _wait_for(predicate, timeout: float = 20.0, interval: float = 0.1):  # type: ignore[no-untyped-def]

@@ -153,22 +153,50 @@ def _cube_loss(analysis: dict[str, Any], action: str) -> float | None:
     return best_response - (-dt if action == "take" else -1.0)
 
 
-def match_mistakes(match: dict[str, Any]) -> tuple[list[Mistake], list[list[tuple[int, int]]]]:
-    """Every marked mistake of the match, and per game the sides' (cube blunders, cube errors)."""
+class _Rows:
+    """The row numbers of a game's move list: two columns, the ``left`` side's first.
+
+    As a ``.mat`` file and the match page number them: an action of the left side opens
+    a row; one of the right side fills the current row's right column, or opens a row
+    with the left column empty. Cube actions take their column like moves.
+    """
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+        self.row = 0
+        self.right_filled = True
+
+    def place(self, side: int) -> int:
+        if side == self.left or self.right_filled:
+            self.row += 1
+            self.right_filled = side != self.left
+        else:
+            self.right_filled = True
+        return self.row
+
+
+def match_mistakes(
+    match: dict[str, Any], left: int = 0
+) -> tuple[list[Mistake], list[list[tuple[int, int]]]]:
+    """Every marked mistake of the match, and per game the sides' (cube blunders, cube errors).
+
+    A mistake's ``move`` is its row in the game's move list with gnubg's side ``left``
+    in the left column (0: as the file has it).
+    """
     mistakes: list[Mistake] = []
     cube_marks: list[list[tuple[int, int]]] = []
     for number, game in enumerate(match.get("games", []), start=1):
-        turns = [0, 0]
+        rows = _Rows(left)
         marks = [[0, 0], [0, 0]]
         last_double: dict[str, Any] | None = None
         for record in game.get("game", []):
             action = record.get("action")
             side = SIDES.index(record["player"]) if record.get("player") in SIDES else None
-            if side is None:
+            if side is None or action not in ("move", "double", "take", "drop"):
                 continue
+            row = rows.place(side)
             analysis = record.get("analysis") or {}
             if action == "move":
-                turns[side] += 1
                 moves = analysis.get("moves")
                 if analysis.get("skill") and moves and "imove" in analysis:
                     played, best = moves[analysis["imove"]], moves[0]
@@ -176,7 +204,7 @@ def match_mistakes(match: dict[str, Any]) -> tuple[list[Mistake], list[list[tupl
                         Mistake(
                             side,
                             number,
-                            turns[side],
+                            row,
                             "chequer",
                             analysis["skill"],
                             best["score"] - played["score"],
@@ -190,7 +218,7 @@ def match_mistakes(match: dict[str, Any]) -> tuple[list[Mistake], list[list[tupl
                         Mistake(
                             side,
                             number,
-                            turns[side] + 1,
+                            row,
                             "cube",
                             analysis["cube-skill"],
                             _cube_loss(analysis, "no-double"),
@@ -207,7 +235,7 @@ def match_mistakes(match: dict[str, Any]) -> tuple[list[Mistake], list[list[tupl
                         Mistake(
                             side,
                             number,
-                            turns[side] + 1,
+                            row,
                             "cube",
                             analysis["skill"],
                             _cube_loss(analysis, "double"),
@@ -224,7 +252,7 @@ def match_mistakes(match: dict[str, Any]) -> tuple[list[Mistake], list[list[tupl
                     Mistake(
                         side,
                         number,
-                        turns[side],
+                        row,
                         "cube",
                         analysis["skill"],
                         loss,
@@ -254,9 +282,12 @@ class MatchFigures:
     mistakes: list[Mistake]
 
 
-def match_figures(match: dict[str, Any]) -> MatchFigures:
-    """Figures from gnubg's ``match(include_analysis=1, include_statistics=1)`` dict."""
-    mistakes, cube_marks = match_mistakes(match)
+def match_figures(match: dict[str, Any], left: int = 0) -> MatchFigures:
+    """Figures from gnubg's ``match(include_analysis=1, include_statistics=1)`` dict.
+
+    ``left``: gnubg's side shown in the left column of the match's move list.
+    """
+    mistakes, cube_marks = match_mistakes(match, left)
     totals = [(sum(g[s][0] for g in cube_marks), sum(g[s][1] for g in cube_marks)) for s in (0, 1)]
     stats = match["stats"]
     per_match = (

@@ -68,7 +68,9 @@ class MistakeSerializer(serializers.Serializer):
     side = serializers.IntegerField()
     player = serializers.IntegerField(allow_null=True)
     game = serializers.IntegerField()
-    move = serializers.IntegerField(help_text="The player's own move number in the game")
+    move = serializers.IntegerField(
+        help_text="The row of the game's move list (as the match page and a .mat file number it)"
+    )
     kind = serializers.ChoiceField(choices=["chequer", "cube"])
     skill = serializers.CharField(help_text='gnubg\'s mark: "very bad" (blunder) or "bad"')
     loss_emg = serializers.FloatField(allow_null=True)

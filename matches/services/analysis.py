@@ -77,7 +77,7 @@ def analysis_request(
     """
     with transaction.atomic():
         submission = (
-            Submission.objects.select_for_update()
+            Submission.objects.select_for_update(of=("self",))
             .select_related("match__event__tournament")
             .filter(
                 pk=submission_id,
@@ -244,7 +244,7 @@ def _store_pass(analysis_id: int, plies: int, run: engine.Run, path: str, *, fin
     """Store one pass' figures (or its failure); ``False`` if the analysis is no longer ours."""
     with transaction.atomic():
         analysis = (
-            Analysis.objects.select_for_update()
+            Analysis.objects.select_for_update(of=("self",))
             .select_related("match__entry1", "match__entry2", "submission")
             .filter(pk=analysis_id, status=Analysis.Status.RUNNING)
             .first()
@@ -262,8 +262,10 @@ def _store_pass(analysis_id: int, plies: int, run: engine.Run, path: str, *, fin
             label = "quick" if plies == QUICK_PLIES and analysis.plies != plies else "full"
             _finish(analysis, Analysis.Status.FAILED, f"{label} {plies}-ply pass: {run.reason}")
             return True
+        swapped = bool(analysis.submission.payload.get("swapped"))
         try:
-            result = match_figures(run.match)
+            # The match page lists the match's first player on the left: gnubg's O if swapped.
+            result = match_figures(run.match, left=1 if swapped else 0)
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             analysis.save(update_fields=fields)
             _finish(
@@ -271,7 +273,6 @@ def _store_pass(analysis_id: int, plies: int, run: engine.Run, path: str, *, fin
             )
             return True
         match = analysis.match
-        swapped = bool(analysis.submission.payload.get("swapped"))
         # gnubg's X is the file's first player: the match's second one when swapped.
         match_side = (2, 1) if swapped else (1, 2)
         players = {1: match.entry1.player_id if match.entry1 else None}

@@ -8,6 +8,7 @@ table for the same file at the same plies (``oracle.py``): error rates to 0.1 mE
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from tests.analysis.oracle import gnubg_statistics
 from tests.matches.test_api import make_bracket
 
 DATA = Path(__file__).resolve().parent.parent / "data"
+ROLL = re.compile(r"(\d\d):")
 
 pytestmark = pytest.mark.gnubg
 
@@ -156,3 +158,31 @@ def test_the_api_answers_with_the_issue_field_names(
     assert all(b_["game"] >= 1 and b_["move"] >= 1 for b_ in blunders)
     losses = [b_["loss_emg"] for b_ in blunders if b_["side"] == 1 and b_["kind"] == "chequer"]
     assert losses == sorted(losses, reverse=True)
+
+
+def _mat_rows(path: Path) -> dict[tuple[int, int], str]:
+    """``(game, row) -> line`` of a ``.mat`` file's move lists."""
+    rows: dict[tuple[int, int], str] = {}
+    game = 0
+    for line in path.read_text().splitlines():
+        if line.strip().startswith("Game "):
+            game = int(line.split()[1])
+        elif ")" in line and line.split(")", 1)[0].strip().isdigit():
+            rows[(game, int(line.split(")", 1)[0]))] = line
+    return rows
+
+
+def test_each_mistake_names_its_game_and_row_of_the_move_list(
+    db: None, analysis_on, eager_tasks, django_capture_on_commit_callbacks
+) -> None:
+    path = DATA / "analysis/a02_5pt.mat"
+    _, match, _ = upload(path, 5, 0, False, django_capture_on_commit_callbacks)
+    analysis = Analysis.objects.get(match=match)
+    rows = _mat_rows(path)
+    chequer = [m for m in analysis.mistakes if m["kind"] == "chequer"]
+    assert chequer
+    for m in chequer:
+        line = rows[(m["game"], m["move"])]
+        body = line.split(")", 1)[1]
+        entries = {("left" if e.start() < 4 else "right"): e.group(1) for e in ROLL.finditer(body)}
+        assert entries["left" if m["side"] == 1 else "right"] == m["dice"], (m, line)
