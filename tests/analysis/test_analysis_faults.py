@@ -178,3 +178,65 @@ def test_a_replaced_record_gets_a_new_analysis_and_the_old_one_is_kept(
     # The same record asked again: the same analysis (idempotent).
     assert analysis_request(submission_id=first.pk).pk == Analysis.objects.get(match=match).pk
     assert Analysis.objects.filter(match=match).count() == 1
+
+
+def test_directors_set_analysis_per_tournament_and_rerun_from_the_console(
+    db: None, analysis_on, settings, client
+) -> None:
+    settings.GNUBG_PATH = "/nonexistent/gnubg"
+    b = make_bracket(3)
+    t = b.event.tournament
+    api = b.client_for(b.director)
+    bad = api.patch(f"/api/tournaments/{t.slug}/", {"analysis_plies": 3}, format="json")
+    assert bad.status_code == 400
+    assert "analysis_plies" in str(bad.json())
+    ok = api.patch(
+        f"/api/tournaments/{t.slug}/",
+        {"analysis_plies": 0, "analysis_public": False},
+        format="json",
+    )
+    assert ok.status_code == 200, ok.json()
+    assert (ok.json()["analysis_plies"], ok.json()["analysis_public"]) == (0, False)
+    assert ok.json()["analysis_enabled"] is True
+    match = b.first
+    with FILE.open("rb") as f:
+        b.link_client(match, 1).post(
+            f"/api/matches/{match.pk}/record/",
+            {"file": f, "first_is": match.entry1.player_id},
+            format="multipart",
+        )
+    assert Analysis.objects.get(match=match).plies == 0
+    client.force_login(b.director)
+    page = client.get(f"/director/t/{t.slug}/matches/{match.pk}/")
+    assert b"Re-run the analysis" in page.content
+    answer = client.post(f"/director/t/{t.slug}/matches/{match.pk}/analysis/")
+    assert answer.status_code == 302
+    assert list(Analysis.objects.filter(match=match).values_list("run", flat=True)) == [2, 1]
+
+
+@pytest.mark.gnubg
+def test_hidden_figures_until_the_event_ends(
+    db: None, analysis_on, eager_tasks, django_capture_on_commit_callbacks
+) -> None:
+    """With the figures private, players see the status only; directors see everything."""
+    b = make_bracket(3)
+    t = b.event.tournament
+    t.analysis_public = False
+    t.analysis_plies = 0
+    t.save()
+    match = b.first
+    with django_capture_on_commit_callbacks(execute=True), FILE.open("rb") as f:
+        b.link_client(match, 1).post(
+            f"/api/matches/{match.pk}/record/",
+            {"file": f, "first_is": match.entry1.player_id},
+            format="multipart",
+        )
+    url = f"/api/matches/{match.pk}/analysis/"
+    player = b.link_client(match, 2).get(url).json()
+    assert (player["status"], player["visible"], player["players"]) == ("done", False, [])
+    director = b.client_for(b.director).get(url).json()
+    assert director["visible"] is True
+    assert len(director["players"]) == 2
+    b.event.status = "finished"
+    b.event.save()
+    assert len(b.link_client(match, 2).get(url).json()["players"]) == 2

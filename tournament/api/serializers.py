@@ -134,7 +134,19 @@ class PlayerImportResultSerializer(serializers.Serializer):
 class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
-        fields = ["id", "name", "slug", "starts_on", "ends_on", "venue", "time_zone", "is_public"]
+        fields = [
+            "id",
+            "name",
+            "slug",
+            "starts_on",
+            "ends_on",
+            "venue",
+            "time_zone",
+            "is_public",
+            "analysis_enabled",
+            "analysis_plies",
+            "analysis_public",
+        ]
         read_only_fields = fields
 
 
@@ -146,6 +158,15 @@ class TournamentCreateSerializer(serializers.Serializer):
     venue = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
     time_zone = serializers.CharField(required=False, default="UTC", max_length=64)
     is_public = serializers.BooleanField(required=False, default=True)
+    analysis_enabled = serializers.BooleanField(
+        required=False, default=True, help_text="GNU Backgammon analyses uploaded match files"
+    )
+    analysis_plies = serializers.ChoiceField(choices=[0, 2], required=False, default=2)
+    analysis_public = serializers.BooleanField(
+        required=False,
+        default=True,
+        help_text="Everyone sees the figures before the event ends (else directors only)",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         starts_on, ends_on = attrs.get("starts_on"), attrs.get("ends_on")

@@ -13,9 +13,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from matches import analysis_selectors
 from matches.errors import REFUSALS, invalid_input
 from matches.models import Submission
 from matches.services.access import Actor, director_role
+from matches.services.analysis import analysis_rerun
 from matches.services.ledger import submission_reject
 from matches.views import request_meta
 from tournament.console import forms, selectors
@@ -85,6 +87,9 @@ def _match_context(match: Any, **forms_given: Any) -> dict[str, Any]:
         "tournament": match.event.tournament,
         "event": match.event,
         "match": match,
+        "analysis": analysis_selectors.analysis_data(
+            match, analysis_selectors.analysis_current(match.pk), visible=True
+        ),
         "games": list(match.games.order_by("number", "id")),
         "score_form": pick(
             "score_form",
@@ -308,3 +313,20 @@ def match_table(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> 
             return redirect("console:matches", tournament.slug, match.event.slug)
     context = _match_context(match, table_form=form)
     return render(request, "console/match.html", context, status=400)
+
+
+@login_required
+@require_POST
+def match_analysis_rerun(
+    request: AuthenticatedHttpRequest, slug: str, match_id: int
+) -> HttpResponse:
+    """Run GNU Backgammon's analysis of the match's current file again (a new run)."""
+    tournament = selectors.tournament_for(request.user, slug)
+    match = selectors.match_of(tournament, match_id)
+    try:
+        analysis = analysis_rerun(match_id=match.pk, actor=Actor(user=request.user))
+    except REFUSALS as exc:
+        messages.error(request, _service_error_message(exc)[1])
+    else:
+        messages.success(request, f"Analysis queued again (run {analysis.run}).")
+    return redirect("console:match", tournament.slug, match.pk)
