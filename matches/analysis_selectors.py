@@ -203,15 +203,37 @@ class PrRow:
         }
 
 
-def pr_table(matches: Iterable[Match], user: Any) -> list[PrRow]:
-    """The PR table of these matches (those whose figures ``user`` may see), best average first."""
-    visible = [m.pk for m in matches if figures_visible(m, user)]
+def pr_table(user: Any, **where: Any) -> list[PrRow]:
+    """The PR table of the matches ``where`` names (``event=...``, ``event__tournament=...``),
+    of those whose figures ``user`` may see; best average first.
+
+    One query for the analyses, one more for their figures when there are any.
+    """
+    analyses = (
+        Analysis.objects.filter(**{f"match__{k}": v for k, v in where.items()})
+        .select_related("match__event__tournament")
+        .order_by("match_id", "-submission__version", "-run")
+    )
+    current: dict[int, Analysis] = {}
+    for a in analyses:
+        current.setdefault(a.match_id, a)
+    chosen = {
+        a.pk: a
+        for a in current.values()
+        if a.status == Analysis.Status.DONE and figures_visible(a.match, user)
+    }
+    if not chosen:
+        return []
     rows: dict[int, PrRow] = {}
-    for f in match_figures_done(visible):
-        if f.player_id is None or f.player is None:
+    figures = AnalysisFigures.objects.filter(analysis_id__in=list(chosen), game=0).select_related(
+        "player"
+    )
+    for f in figures:
+        analysis = chosen[f.analysis_id]
+        if f.plies != analysis.plies or f.player_id is None or f.player is None:
             continue
         row = rows.setdefault(f.player_id, PrRow(f.player_id, f.player.name))
-        row.prs.append((f.pr, f.analysis.match_id))
+        row.prs.append((f.pr, analysis.match_id))
     return sorted(rows.values(), key=lambda r: (r.average, r.name))
 
 

@@ -186,8 +186,8 @@ class MatchAnalysisRerunView(APIView):
         return Response(data, status=status.HTTP_202_ACCEPTED)
 
 
-def _table(matches: Any, request: Request) -> dict[str, Any]:
-    rows = pr_table(matches, _user(request))
+def _table(request: Request, **where: Any) -> dict[str, Any]:
+    rows = pr_table(_user(request), **where)
     return {"label": PR_LABEL, "note": PR_NOTE, "players": [r.as_dict() for r in rows]}
 
 
@@ -203,8 +203,7 @@ class EventAnalysisView(APIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         event = get_object_or_404(Event.objects.filter(tournament__is_public=True), pk=pk)
-        matches = Match.objects.filter(event=event).select_related("event__tournament")
-        return Response(_table(matches, request))
+        return Response(_table(request, event=event))
 
 
 def _tournament(slug: str) -> Tournament:
@@ -222,11 +221,7 @@ class TournamentAnalysisView(APIView):
         summary="The tournament's PR table (gnubg PR, unofficial)",
     )
     def get(self, request: Request, slug: str) -> Response:
-        tournament = _tournament(slug)
-        matches = Match.objects.filter(event__tournament=tournament).select_related(
-            "event__tournament"
-        )
-        return Response(_table(matches, request))
+        return Response(_table(request, event__tournament=_tournament(slug)))
 
 
 class TournamentAnalysisCsvView(APIView):

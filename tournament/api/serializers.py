@@ -161,7 +161,12 @@ class TournamentCreateSerializer(serializers.Serializer):
     analysis_enabled = serializers.BooleanField(
         required=False, default=True, help_text="GNU Backgammon analyses uploaded match files"
     )
-    analysis_plies = serializers.ChoiceField(choices=[0, 2], required=False, default=2)
+    analysis_plies = serializers.ChoiceField(
+        choices=Tournament._meta.get_field("analysis_plies").choices,
+        required=False,
+        default=2,
+        help_text="The full analysis' plies (a quick 0-ply pass always comes first)",
+    )
     analysis_public = serializers.BooleanField(
         required=False,
         default=True,

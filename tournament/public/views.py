@@ -21,7 +21,6 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 
 from matches import analysis_selectors as analysis
-from matches.models import Match
 from matches.services.access import is_director
 from tournament.models import Event, Tournament
 from tournament.public import bracket as layout
@@ -115,7 +114,7 @@ def tournament(request: HttpRequest, slug: str) -> HttpResponse:
     def build(version: str) -> Page:
         t = tournament_pages.tournament_by_slug(slug)
         data = tournament_pages.tournament_page(t)
-        pr = _pr_context(Match.objects.filter(event__tournament=t), t)
+        pr = _pr_context(t, event__tournament=t)
         return {
             "title": t.name,
             "content": _render("public/tournament.html", {"data": data, "t": t, **pr}, t.time_zone),
@@ -220,7 +219,7 @@ def _event_page(slug: str, event_slug: str, unless: str = "") -> tuple[Page | No
             "t": t,
             "version": version,
             "live_url": reverse("public-event-live", args=[slug, event_slug]),
-            **_pr_context(Match.objects.filter(event=event), t),
+            **_pr_context(t, event=event),
         }
         live = _render("public/_event_live.html", context, t.time_zone)
         return {
@@ -360,9 +359,9 @@ def draw(request: HttpRequest, slug: str, event_slug: str, draw_id: int) -> Http
 # --- match and player ------------------------------------------------------------------------
 
 
-def _pr_context(matches: Any, t: Tournament) -> dict[str, Any]:
-    """A PR table of these matches as everyone may see it (``_pr_table.html``)."""
-    rows = analysis.pr_table(matches.select_related("event__tournament"), None)
+def _pr_context(t: Tournament, **where: Any) -> dict[str, Any]:
+    """A PR table of the matches ``where`` names, as everyone may see it (``_pr_table.html``)."""
+    rows = analysis.pr_table(None, **where)
     return {
         "pr_rows": [r.as_dict() for r in rows],
         "pr_hidden": not t.analysis_public,
