@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from matches.models import Analysis
-from tests.browser.live import both_widths
+from tests.browser.live import ARTIFACTS, both_widths
 from tests.matches.test_api import make_bracket
 
 pytestmark = [pytest.mark.browser, pytest.mark.gnubg, pytest.mark.django_db(transaction=True)]
@@ -50,6 +50,9 @@ def test_the_match_page_and_the_pr_table(tab, eager_tasks) -> None:
     assert rows.count() == 2
     assert b.first.entry1.player.name in rows.nth(0).inner_text()
     both_widths(page.page, "analysis", "match")
+    page.page.set_viewport_size({"width": 390, "height": 900})
+    section.screenshot(path=str(ARTIFACTS / "analysis" / "match-section-390.png"))
+    page.page.set_viewport_size({"width": 1366, "height": 900})
 
     page.open(f"/t/{t.slug}/{b.event.slug}/")
     table = page.page.locator("#pr-table table tbody tr")
