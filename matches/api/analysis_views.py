@@ -7,7 +7,7 @@ import io as stringio
 from typing import Any
 
 from django.db.models import Q
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -29,6 +29,7 @@ from matches.analysis_selectors import (
 )
 from matches.api.views import ERRORS, request_actor
 from matches.models import Match
+from matches.services.access import is_director
 from matches.services.analysis import analysis_rerun
 from tournament.models import Event, Player, Tournament
 
@@ -147,8 +148,18 @@ def _user(request: Request) -> Any:
     return request.user if request.user.is_authenticated else None
 
 
-def _match(pk: int) -> Match:
-    return get_object_or_404(Match.objects.select_related("event__tournament"), pk=pk)
+def _readable(request: Request, tournament: Tournament) -> None:
+    """A private tournament's figures are for its directors only (404 for anybody else)."""
+    if not tournament.is_public and not is_director(
+        user=_user(request), tournament_id=tournament.pk
+    ):
+        raise Http404
+
+
+def _match(pk: int, request: Request) -> Match:
+    match = get_object_or_404(Match.objects.select_related("event__tournament"), pk=pk)
+    _readable(request, match.event.tournament)
+    return match
 
 
 class MatchAnalysisView(APIView):
@@ -162,7 +173,7 @@ class MatchAnalysisView(APIView):
         summary="GNU Backgammon's analysis of the match's file: gnubg PR (unofficial)",
     )
     def get(self, request: Request, pk: int) -> Response:
-        match = _match(pk)
+        match = _match(pk, request)
         visible = figures_visible(match, _user(request))
         return Response(analysis_data(match, analysis_current(match.pk), visible=visible))
 
@@ -181,7 +192,7 @@ class MatchAnalysisRerunView(APIView):
     def post(self, request: Request, pk: int) -> Response:
         actor = request_actor(request, read_body=False)
         analysis_rerun(match_id=pk, actor=actor)
-        match = _match(pk)
+        match = _match(pk, request)
         data = analysis_data(match, analysis_current(match.pk), visible=True)
         return Response(data, status=status.HTTP_202_ACCEPTED)
 
@@ -202,12 +213,15 @@ class EventAnalysisView(APIView):
         summary="The event's PR table (gnubg PR, unofficial)",
     )
     def get(self, request: Request, pk: int) -> Response:
-        event = get_object_or_404(Event.objects.filter(tournament__is_public=True), pk=pk)
+        event = get_object_or_404(Event.objects.select_related("tournament"), pk=pk)
+        _readable(request, event.tournament)
         return Response(_table(request, event=event))
 
 
-def _tournament(slug: str) -> Tournament:
-    return get_object_or_404(Tournament.objects.filter(is_public=True), slug=slug)
+def _tournament(slug: str, request: Request) -> Tournament:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    _readable(request, tournament)
+    return tournament
 
 
 class TournamentAnalysisView(APIView):
@@ -221,7 +235,7 @@ class TournamentAnalysisView(APIView):
         summary="The tournament's PR table (gnubg PR, unofficial)",
     )
     def get(self, request: Request, slug: str) -> Response:
-        return Response(_table(request, event__tournament=_tournament(slug)))
+        return Response(_table(request, event__tournament=_tournament(slug, request)))
 
 
 class TournamentAnalysisCsvView(APIView):
@@ -235,7 +249,7 @@ class TournamentAnalysisCsvView(APIView):
         summary="The tournament's analysis figures as CSV",
     )
     def get(self, request: Request, slug: str) -> HttpResponse:
-        tournament = _tournament(slug)
+        tournament = _tournament(slug, request)
         matches = Match.objects.filter(event__tournament=tournament).select_related(
             "event__tournament"
         )

@@ -240,3 +240,39 @@ def test_hidden_figures_until_the_event_ends(
     b.event.status = "finished"
     b.event.save()
     assert len(b.link_client(match, 2).get(url).json()["players"]) == 2
+
+
+def test_the_sweep_queues_a_lost_analysis_again(
+    db: None, analysis_on, eager_tasks, settings
+) -> None:
+    from tournament.tasks.analysis import sweep_analyses
+
+    settings.GNUBG_PATH = "/bin/true"  # queued; its task is lost (nothing runs it)
+    b = make_bracket(3)
+    match = b.first
+    with FILE.open("rb") as f:
+        b.link_client(match, 1).post(
+            f"/api/matches/{match.pk}/record/",
+            {"file": f, "first_is": match.entry1.player_id},
+            format="multipart",
+        )
+    analysis = Analysis.objects.get(match=match)
+    assert analysis.status == "queued"
+    assert sweep_analyses() == 0  # too recent: its own task may still come
+    Analysis.objects.filter(pk=analysis.pk).update(queued_at=timezone.now() - dt.timedelta(hours=1))
+    settings.GNUBG_PATH = "/nonexistent/gnubg"
+    assert sweep_analyses() == 1
+    assert Analysis.objects.get(pk=analysis.pk).status == "unavailable"
+
+
+def test_a_private_tournaments_analysis_is_for_its_directors(db: None, analysis_on) -> None:
+    b = make_bracket(3)
+    t = b.event.tournament
+    t.is_public = False
+    t.save()
+    url = f"/api/matches/{b.first.pk}/analysis/"
+    assert b.link_client(b.first, 1).get(url).status_code == 404
+    assert b.client_for(b.director).get(url).json()["status"] == "none"
+    assert (
+        b.client_for(UserFactory()).get(f"/api/tournaments/{t.slug}/analysis/").status_code == 404
+    )

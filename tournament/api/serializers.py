@@ -162,7 +162,7 @@ class TournamentCreateSerializer(serializers.Serializer):
         required=False, default=True, help_text="GNU Backgammon analyses uploaded match files"
     )
     analysis_plies = serializers.ChoiceField(
-        choices=Tournament._meta.get_field("analysis_plies").choices,
+        choices=list(Tournament._meta.get_field("analysis_plies").choices or ()),
         required=False,
         default=2,
         help_text="The full analysis' plies (a quick 0-ply pass always comes first)",
