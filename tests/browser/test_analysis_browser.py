@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from matches.models import Analysis
-from tests.browser.live import ARTIFACTS, both_widths
+from tests.browser.live import ARTIFACTS, both_widths, log_in
+from tests.factories import DEFAULT_PASSWORD
 from tests.matches.test_api import make_bracket
 
 pytestmark = [pytest.mark.browser, pytest.mark.gnubg, pytest.mark.django_db(transaction=True)]
@@ -67,3 +68,18 @@ def test_the_match_page_and_the_pr_table(tab, eager_tasks) -> None:
     assert page.page.locator("#pr-table table tbody tr").count() == 4
     both_widths(page.page, "analysis", "tournament-pr-table")
     assert page.errors == []
+
+    # The director's console: the analysis panel with its re-run button, and the settings.
+    director = tab(1366)
+    log_in(director.page, director.base, b.director.username, DEFAULT_PASSWORD)
+    director.open(f"/director/t/{t.slug}/matches/{b.first.pk}/")
+    panel = director.page.locator("#analysis-console")
+    assert "Status: done" in panel.inner_text()
+    both_widths(director.page, "analysis", "console-match")
+    with director.page.expect_navigation():
+        panel.get_by_role("button", name="Re-run the analysis").click()
+    assert "Analysis queued again (run 2)" in director.page.content()
+    director.open(f"/director/t/{t.slug}/settings/")
+    assert director.page.locator("input[name=analysis_enabled]").is_checked()
+    both_widths(director.page, "analysis", "console-settings")
+    assert director.errors == []

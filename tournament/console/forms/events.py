@@ -56,6 +56,8 @@ class TournamentForm(forms.Form):
         ],
         coerce=int,
         initial=2,
+        required=False,
+        empty_value=None,
         label="Analysis depth",
     )
     analysis_public = forms.BooleanField(
@@ -67,6 +69,8 @@ class TournamentForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if data.get("analysis_plies") is None:  # not sent: as it was (2 for a new tournament)
+            data["analysis_plies"] = self.initial.get("analysis_plies", 2)
         starts, ends = data.get("starts_on"), data.get("ends_on")
         if starts and ends and ends < starts:
             self.add_error("ends_on", "The last day cannot be before the first.")
