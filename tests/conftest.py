@@ -78,7 +78,7 @@ def _drop_abandoned_test_databases() -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    _gnubg_tests(items)
+    _gnubg_tests(config, items)
     if ON_SERVICES:
         return
     skip = pytest.mark.skip(
@@ -89,7 +89,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
-def _gnubg_tests(items: list[pytest.Item]) -> None:
+def _gnubg_tests(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests marked ``gnubg`` need GNU Backgammon: skipped loudly without it, failed under CI."""
     from matches.analysis.engine import gnubg_find
 
@@ -99,7 +99,13 @@ def _gnubg_tests(items: list[pytest.Item]) -> None:
     reason = "needs GNU Backgammon (gnubg): run `make analysis-deps` (Debian package gnubg)"
     if os.environ.get("CI") == "true":
         return  # they run and fail: tests/analysis/conftest.py's ``_gnubg_present``
-    print(f"\n!!! gnubg is not installed: {len(needing)} analysis tests are SKIPPED ({reason})")
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(
+            f"!!! gnubg is not installed: {len(needing)} tests marked gnubg are SKIPPED ({reason})",
+            yellow=True,
+            bold=True,
+        )
     for item in needing:
         item.add_marker(pytest.mark.skip(reason=reason))
 
