@@ -321,8 +321,12 @@ def analysis_fail(*, analysis_id: int, reason: str) -> None:
             _finish(analysis, Analysis.Status.FAILED, reason)
 
 
-def analyses_lost(*, older_than: dt.timedelta = dt.timedelta(minutes=10)) -> list[int]:
-    """Analyses whose task seems lost: queued long ago, or running with a stale heartbeat."""
+def analyses_lost(*, older_than: dt.timedelta = dt.timedelta(hours=1)) -> list[int]:
+    """Analyses whose task seems lost: queued long ago, or running with a stale heartbeat.
+
+    An hour in the queue is longer than a weekend's burst of uploads keeps one waiting
+    (bench/RESULTS.md), so a backlog is not queued twice; a duplicate would do nothing.
+    """
     now = timezone.now()
     queued = Analysis.objects.filter(
         status=Analysis.Status.QUEUED, queued_at__lt=now - older_than

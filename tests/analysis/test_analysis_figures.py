@@ -186,3 +186,33 @@ def test_each_mistake_names_its_game_and_row_of_the_move_list(
         body = line.split(")", 1)[1]
         entries = {("left" if e.start() < 4 else "right"): e.group(1) for e in ROLL.finditer(body)}
         assert entries["left" if m["side"] == 1 else "right"] == m["dice"], (m, line)
+
+
+def test_the_tables_and_the_csv_export_carry_the_same_figures(
+    db: None, analysis_on, eager_tasks, django_capture_on_commit_callbacks
+) -> None:
+    b, match, _ = upload(
+        DATA / "analysis/a03_7pt.mat", 7, 0, False, django_capture_on_commit_callbacks
+    )
+    client = b.link_client(match, 1)
+    match_data = client.get(f"/api/matches/{match.pk}/analysis/").json()
+    pr = {p["player"]: p["pr"] for p in match_data["players"]}
+    t = b.event.tournament
+    for url in (f"/api/events/{b.event.pk}/analysis/", f"/api/tournaments/{t.slug}/analysis/"):
+        table = client.get(url).json()
+        assert table["label"] == "gnubg PR (unofficial)"
+        assert {r["player"]: r["average_pr"] for r in table["players"]} == pr
+        assert all(r["matches_analysed"] == 1 for r in table["players"])
+        assert all(r["best_match"] == match.pk for r in table["players"])
+    history = client.get(f"/api/players/{match.entry1.player_id}/analysis/").json()
+    assert [(h["match"], h["pr"]) for h in history["matches"]] == [
+        (match.pk, pr[match.entry1.player_id])
+    ]
+    csv_answer = client.get(f"/api/tournaments/{t.slug}/analysis.csv")
+    assert csv_answer["Content-Type"].startswith("text/csv")
+    lines = csv_answer.content.decode().splitlines()
+    assert lines[0].startswith("match,event,player,name,plies,engine,gnubg_pr_unofficial")
+    assert len(lines) == 3
+    by_player = {int(line.split(",")[2]): line.split(",") for line in lines[1:]}
+    for player, value in pr.items():
+        assert float(by_player[player][6]) == value
