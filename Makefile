@@ -54,7 +54,7 @@ beat: venv
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict matches/rules tournament/formats tournament/league/ratings.py tournament/league/series.py
+	$(BIN)/mypy --strict matches/rules tournament/formats tournament/league/ratings.py tournament/league/series.py matches/analysis/engine.py matches/analysis/figures.py
 	$(BIN)/mypy matches tournament
 	$(BIN)/lint-imports
 

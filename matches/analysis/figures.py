@@ -119,7 +119,7 @@ class Mistake:
     move: int
     kind: str  # "chequer" or "cube"
     skill: str  # gnubg's mark: "very bad" (blunder), "bad" (error), "doubtful"
-    loss_emg: float | None
+    loss_emg: float | None  # chequer play: the best move's equity minus the one played
     dice: str
     played: str
     best: str
@@ -135,22 +135,6 @@ def move_text(move: Any) -> str:
         a, b = step
         parts.append(f"{'bar' if a == 25 else a}/{'off' if b <= 0 else b}")
     return " ".join(parts)
-
-
-def _cube_loss(analysis: dict[str, Any], action: str) -> float | None:
-    """The cubeful equity a cube action gave up (normalised, the doubler's view), if known."""
-    nd, dt = analysis.get("nd-cubeful-eq"), analysis.get("dt-cubeful-eq")
-    if nd is None or dt is None:
-        return None
-    doubled = min(dt, 1.0)
-    best = max(nd, doubled)
-    if action == "double":
-        return best - doubled
-    if action == "no-double":
-        return best - nd
-    # The opponent's response: taking is worth -dt to them, passing -1.
-    best_response = max(-dt, -1.0)
-    return best_response - (-dt if action == "take" else -1.0)
 
 
 class _Rows:
@@ -188,7 +172,6 @@ def match_mistakes(
     for number, game in enumerate(match.get("games", []), start=1):
         rows = _Rows(left)
         marks = [[0, 0], [0, 0]]
-        last_double: dict[str, Any] | None = None
         for record in game.get("game", []):
             action = record.get("action")
             side = SIDES.index(record["player"]) if record.get("player") in SIDES else None
@@ -221,7 +204,7 @@ def match_mistakes(
                             row,
                             "cube",
                             analysis["cube-skill"],
-                            _cube_loss(analysis, "no-double"),
+                            None,
                             "",
                             "no double",
                             "double",
@@ -229,7 +212,6 @@ def match_mistakes(
                     )
                     _mark(marks, side, analysis["cube-skill"])
             elif action == "double":
-                last_double = analysis
                 if analysis.get("skill"):
                     mistakes.append(
                         Mistake(
@@ -238,7 +220,7 @@ def match_mistakes(
                             row,
                             "cube",
                             analysis["skill"],
-                            _cube_loss(analysis, "double"),
+                            None,
                             "",
                             "double",
                             "no double",
@@ -246,7 +228,6 @@ def match_mistakes(
                     )
                     _mark(marks, side, analysis["skill"])
             elif action in ("take", "drop") and analysis.get("skill"):
-                loss = _cube_loss(last_double or {}, action)
                 other = "pass" if action == "take" else "take"
                 mistakes.append(
                     Mistake(
@@ -255,7 +236,7 @@ def match_mistakes(
                         row,
                         "cube",
                         analysis["skill"],
-                        loss,
+                        None,
                         "",
                         "take" if action == "take" else "pass",
                         other,
@@ -302,8 +283,10 @@ def match_figures(match: dict[str, Any], left: int = 0) -> MatchFigures:
             if gs
             else None
         )
+    # Worst first: blunders before errors, then by the equity given up. A cube mistake's
+    # cost is not in gnubg's dict in EMG (only its category's total): it has none here.
     ranked = [m for m in mistakes if m.skill in ("very bad", "bad")]
-    ranked.sort(key=lambda m: -(m.loss_emg or 0.0))
+    ranked.sort(key=lambda m: (m.skill != "very bad", -(m.loss_emg or 0.0)))
     kept: list[Mistake] = []
     for side in (0, 1):
         kept += [m for m in ranked if m.side == side][:BLUNDERS_KEPT]

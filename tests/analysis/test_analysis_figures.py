@@ -156,8 +156,13 @@ def test_the_api_answers_with_the_issue_field_names(
     blunders = data["blunders"]
     assert blunders
     assert all(b_["game"] >= 1 and b_["move"] >= 1 for b_ in blunders)
-    losses = [b_["loss_emg"] for b_ in blunders if b_["side"] == 1 and b_["kind"] == "chequer"]
-    assert losses == sorted(losses, reverse=True)
+    for skill in ("very bad", "bad"):
+        losses = [
+            b_["loss_emg"]
+            for b_ in blunders
+            if (b_["side"], b_["kind"], b_["skill"]) == (1, "chequer", skill)
+        ]
+        assert losses == sorted(losses, reverse=True)
 
 
 def _mat_rows(path: Path) -> dict[tuple[int, int], str]:
