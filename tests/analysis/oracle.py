@@ -17,14 +17,22 @@ from matches.analysis.engine import gnubg_find
 
 SCRIPT = """
 import gnubg
+import sys
 gnubg.command({load!r})
 for what in ("chequerplay", "cubedecision"):
     gnubg.command("set analysis %s evaluation plies {plies}" % what)
 gnubg.command("analyse match")
-import sys
 print("@@STATS@@")
 sys.stdout.flush()
 gnubg.command("show statistics match")
+games = len(gnubg.match(0, 0, 0, 0)["games"])
+gnubg.command("first game")
+for number in range(games):
+    print("@@GAME@@")
+    sys.stdout.flush()
+    gnubg.command("show statistics game")
+    if number < games - 1:
+        gnubg.command("next game")
 """
 SECTIONS = ("Chequerplay", "Luck", "Cube", "Overall")
 
@@ -35,8 +43,16 @@ def _value(text: str) -> float:
     return float(text.split()[0])
 
 
-def gnubg_statistics(path: Path, plies: int) -> dict[str, dict[str, tuple[float, float]]]:
-    """``{section: {label: (first player's figure, second's)}}`` as gnubg prints them."""
+Table = dict[str, dict[str, tuple[float, float]]]
+
+
+def gnubg_statistics(path: Path, plies: int) -> Table:
+    """``{section: {label: (first player's figure, second's)}}`` for the match."""
+    return gnubg_tables(path, plies)[0]
+
+
+def gnubg_tables(path: Path, plies: int) -> list[Table]:
+    """The match's table, then each game's (``show statistics game``), as gnubg prints them."""
     gnubg = gnubg_find()
     assert gnubg is not None
     load = f"load match {path}" if path.suffix == ".sgf" else f"import mat {path}"
@@ -51,9 +67,14 @@ def gnubg_statistics(path: Path, plies: int) -> dict[str, dict[str, tuple[float,
             timeout=600,
             check=True,
         ).stdout
-    table: dict[str, dict[str, tuple[float, float]]] = {}
+    match, *games = out.split("@@STATS@@", 1)[1].split("@@GAME@@")
+    return [_table(match), *(_table(g) for g in games)]
+
+
+def _table(text: str) -> Table:
+    table: Table = {}
     section = ""
-    for line in out.split("@@STATS@@", 1)[1].splitlines():
+    for line in text.splitlines():
         words = line.split()
         if len(words) == 2 and words[1] == "statistics" and words[0] in SECTIONS:
             section = words[0]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from matches.models import Analysis, AnalysisFigures, Match
-from tests.analysis.oracle import gnubg_statistics
+from tests.analysis.oracle import gnubg_statistics, gnubg_tables
 from tests.matches.test_api import make_bracket
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -90,26 +90,26 @@ def test_every_figure_equals_gnubgs_own_statistics(
     assert (analysis.status, analysis.reason) == ("done", "")
     assert analysis.engine.startswith("gnubg 1.")
     assert (analysis.plies, analysis.plies_done) == (plies, plies)
-    table = gnubg_statistics(path, plies)
+    tables = gnubg_tables(path, plies)  # the match's, then each game's
     players = (match.entry2, match.entry1) if swapped else (match.entry1, match.entry2)
-    for file_side, entry in enumerate(players):
-        stored = AnalysisFigures.objects.get(
-            analysis=analysis,
-            plies=plies,
-            game=0,
-            side=((2 - file_side) if swapped else (1 + file_side)),
-        )
-        assert stored.player_id == entry.player_id
-        expected = oracle_rows(table, file_side)
-        for field, value in expected.items():
-            got = getattr(stored, field)
-            if field.endswith("_memg"):
-                assert f"{got:.1f}" == f"{value:.1f}", (field, got, value)
-            elif field.endswith("_emg"):
-                assert f"{got:.3f}" == f"{value:.3f}", (field, got, value)
-            else:
-                assert got == value, (field, got, value)
-        assert stored.pr == float(f"{stored.error_rate_memg:.1f}") / 2
+    stored_rows = AnalysisFigures.objects.filter(analysis=analysis, plies=plies)
+    assert stored_rows.count() == 2 * len(tables)
+    for game, table in enumerate(tables):  # game 0: the whole match
+        for file_side, entry in enumerate(players):
+            side = (2 - file_side) if swapped else (1 + file_side)
+            stored = stored_rows.get(game=game, side=side)
+            assert stored.player_id == entry.player_id
+            expected = oracle_rows(table, file_side)
+            for field, value in expected.items():
+                got = getattr(stored, field)
+                where = (game, side, field, got, value)
+                if field.endswith("_memg"):
+                    assert f"{got:.1f}" == f"{value:.1f}", where
+                elif field.endswith("_emg"):
+                    assert f"{got:.3f}" == f"{value:.3f}", where
+                else:
+                    assert got == value, where
+            assert stored.pr == float(f"{stored.error_rate_memg:.1f}") / 2
     # The quick pass came first and was kept, at 0 plies, when the full pass is 2 plies.
     passes = set(AnalysisFigures.objects.filter(analysis=analysis).values_list("plies", flat=True))
     assert passes == ({0, 2} if plies == 2 else {0})
