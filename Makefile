@@ -10,7 +10,7 @@ PYTEST := $(BIN)/pytest
 # xdist workers of the parallel stages (auto: one per core).
 TEST_WORKERS ?= auto
 
-.PHONY: venv run serve worker beat test test-quick test-embedded test-parallel test-serial lint bench stress cluster browser-deps deploy-deps clean
+.PHONY: venv run serve worker beat test test-quick test-embedded test-parallel test-serial lint bench stress cluster browser-deps deploy-deps analysis-deps clean
 
 $(BIN)/.installed: requirements.txt requirements/base.txt
 	@test -n "$(PYTHON)" || { echo "No Python 3.12+ found: install python3.12 or set PYTHON=..."; exit 1; }
@@ -39,13 +39,21 @@ deploy-deps:
 	    && { systemctl disable --now pgbouncer >/dev/null 2>&1 || service pgbouncer stop >/dev/null 2>&1 || true; }) \
 	  || echo "!!! pgbouncer is not installed: make cluster and the cluster stress test cannot run"; }
 
+# GNU Backgammon for the match analyses and their tests (Debian installs it as /usr/games/gnubg,
+# which is not on root's PATH: the app finds it there).
+analysis-deps:
+	@command -v gnubg >/dev/null 2>&1 || test -x /usr/games/gnubg || { [ "$$(id -u)" = 0 ] && \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnubg >/dev/null) \
+	  || echo "!!! gnubg is not installed: the tests marked gnubg (tests/analysis/) will be SKIPPED"; }
+
 run: venv
 	DEBUG=1 $(BIN)/python manage.py migrate --no-input
 	DEBUG=1 $(BIN)/python manage.py seed_demo
 	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
 
+# Both queues: the bracket's work and GNU Backgammon's analyses (one gnubg per worker process).
 worker: venv
-	$(BIN)/celery -A tournament worker --loglevel=INFO
+	$(BIN)/celery -A tournament worker --loglevel=INFO -Q "$${CELERY_QUEUE:-bgdirector},$${CELERY_QUEUE:-bgdirector}.analysis"
 
 beat: venv
 	$(BIN)/celery -A tournament beat --loglevel=INFO
@@ -53,7 +61,7 @@ beat: venv
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict matches/rules tournament/formats tournament/formulas
+	$(BIN)/mypy --strict matches/rules tournament/formats tournament/formulas matches/analysis/engine.py matches/analysis/figures.py
 	$(BIN)/mypy matches tournament
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/python tools/lint_private_imports.py
@@ -67,7 +75,7 @@ lint: venv
 #                  cache key prefix, Celery queue and live worker (tests/conftest.py)
 #   test-serial    tests marked `serial` (they restart services or race on timing), alone
 # Set-up targets (browser-deps, deploy-deps...) are prerequisites: add new ones there.
-test: venv browser-deps deploy-deps
+test: venv browser-deps deploy-deps analysis-deps
 	@MAKE="$(MAKE)" tests/stages.sh lint test-embedded test-parallel test-serial
 
 # The whole suite on the SQLite default, no services needed (services tests skipped).

@@ -207,3 +207,110 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} v{self.version} of match {self.match_id}: {self.status}"
+
+
+class Analysis(models.Model):
+    """GNU Backgammon's analysis of one accepted match file: one row per run, never overwritten.
+
+    A corrected or replaced record (a new accepted submission) gets an analysis of its
+    own; a director's re-run of the same record is the next ``run``. The figures are
+    kept per plies: the quick 0-ply pass first, then the full pass.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+        UNAVAILABLE = "unavailable", "Analysis unavailable"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="analyses")
+    submission = models.ForeignKey(
+        Submission,
+        on_delete=models.CASCADE,
+        related_name="analyses",
+        help_text="The record analysed",
+    )
+    run = models.PositiveSmallIntegerField(default=1, help_text="1, then 2, 3... for re-runs")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.QUEUED)
+    reason = models.TextField(blank=True, help_text="Why it failed or is unavailable")
+    engine = models.CharField(max_length=60, blank=True, help_text='e.g. "gnubg 1.07.001"')
+    plies = models.PositiveSmallIntegerField(help_text="The full analysis' plies (0 or 2)")
+    plies_done = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The plies of the last pass finished"
+    )
+    options = models.JSONField(default=dict, blank=True, help_text="gnubg's settings used")
+    attempts = models.PositiveSmallIntegerField(default=0)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    queued_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    cpu_seconds = models.FloatField(null=True, blank=True, help_text="gnubg's CPU time, all passes")
+    wall_seconds = models.FloatField(null=True, blank=True)
+    peak_memory_kb = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The largest resident size of a gnubg process"
+    )
+    mistakes = models.JSONField(
+        default=list, blank=True, help_text="The biggest blunders and errors, with game and move"
+    )
+
+    class Meta:
+        ordering = ["match", "-queued_at", "-run"]
+        constraints = [
+            models.UniqueConstraint(fields=["submission", "run"], name="analysis_run_once"),
+            models.CheckConstraint(condition=Q(plies__in=[0, 2]), name="analysis_plies"),
+        ]
+        indexes = [models.Index(fields=["status", "heartbeat_at"])]
+
+    def __str__(self) -> str:
+        return f"Analysis {self.pk} of match {self.match_id} ({self.status})"
+
+
+class AnalysisFigures(models.Model):
+    """One player's figures from one pass of an analysis: the whole match (game 0) or a game.
+
+    Error rates are gnubg's, in milli-EMG, positive; ``pr`` is half the overall error
+    rate as gnubg prints it: "gnubg PR (unofficial)".
+    """
+
+    analysis = models.ForeignKey(Analysis, on_delete=models.CASCADE, related_name="figures")
+    plies = models.PositiveSmallIntegerField()
+    game = models.PositiveSmallIntegerField(default=0, help_text="0: the whole match")
+    side = models.PositiveSmallIntegerField(help_text="1 or 2: the match's entry")
+    player = models.ForeignKey(
+        "tournament.Player", null=True, on_delete=models.SET_NULL, related_name="analysis_figures"
+    )
+    error_rate_memg = models.FloatField()
+    chequer_error_rate_memg = models.FloatField()
+    cube_error_rate_memg = models.FloatField()
+    pr = models.FloatField()
+    luck_rate_memg = models.FloatField()
+    error_total_emg = models.FloatField()
+    chequer_error_total_emg = models.FloatField()
+    cube_error_total_emg = models.FloatField()
+    luck_total_emg = models.FloatField()
+    total_moves = models.PositiveIntegerField()
+    unforced_moves = models.PositiveIntegerField()
+    cube_decisions = models.PositiveIntegerField(help_text="Close or actual cube decisions")
+    total_cube_decisions = models.PositiveIntegerField()
+    blunders = models.PositiveIntegerField(help_text="Moves marked very bad")
+    errors = models.PositiveIntegerField(help_text="Moves marked bad")
+    doubtful = models.PositiveIntegerField()
+    cube_blunders = models.PositiveIntegerField()
+    cube_errors = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["analysis", "plies", "game", "side"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["analysis", "plies", "game", "side"], name="analysis_figures_once"
+            ),
+            models.CheckConstraint(condition=Q(side__in=[1, 2]), name="analysis_figures_side"),
+        ]
+        indexes = [models.Index(fields=["player", "plies", "game"])]
+
+    def __str__(self) -> str:
+        return f"Figures of side {self.side}, game {self.game}, analysis {self.analysis_id}"

@@ -53,3 +53,12 @@ def _send(signal: Signal, **kwargs: int | None) -> None:
     for receiver, result in signal.send_robust(sender=None, **kwargs):
         if isinstance(result, Exception):
             log.error("receiver %r failed for %s: %r", receiver, kwargs, result)
+
+
+#: Sent after the transaction that queued an analysis commits. Keyword: ``analysis_id``.
+analysis_queued = Signal()
+
+
+def announce_analysis_queued(analysis_id: int) -> None:
+    """Announce, once the current transaction commits, that an analysis waits for its run."""
+    transaction.on_commit(lambda: _send(analysis_queued, analysis_id=analysis_id), robust=True)

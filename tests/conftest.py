@@ -71,6 +71,11 @@ def pytest_configure(config: pytest.Config) -> None:
             **app.conf.broker_transport_options,
             "global_keyprefix": names["CELERY_KEY_PREFIX"],
         }
+        # The analyses' queue follows it, as CELERY_QUEUE makes it in the worker.
+        settings.ANALYSIS_QUEUE = f"{names['CELERY_QUEUE']}.analysis"
+        app.conf.task_routes = {
+            "tournament.tasks.analyse_match": {"queue": settings.ANALYSIS_QUEUE}
+        }
         _drop_abandoned_test_databases()
 
 
@@ -134,6 +139,7 @@ def _drop_abandoned_test_databases() -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _gnubg_tests(config, items)
     for item in items:
         # One xdist worker runs every browser test: one Chromium, not one per worker.
         if "browser" in item.keywords:
@@ -152,6 +158,34 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if marker in item.keywords:
             item.add_marker(skip)
+
+
+def _gnubg_tests(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``gnubg`` need GNU Backgammon: skipped loudly without it, failed under CI."""
+    from matches.analysis.engine import gnubg_find
+
+    needing = [item for item in items if "gnubg" in item.keywords]
+    if not needing or gnubg_find(settings.GNUBG_PATH):
+        return
+    reason = "needs GNU Backgammon (gnubg): run `make analysis-deps` (Debian package gnubg)"
+    if os.environ.get("CI") == "true":
+        return  # they run and fail: tests/analysis/conftest.py's ``_gnubg_present``
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(
+            f"!!! gnubg is not installed: {len(needing)} tests marked gnubg are SKIPPED ({reason})",
+            yellow=True,
+            bold=True,
+        )
+    for item in needing:
+        item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture(autouse=True)
+def _analysis_off_unless_asked(settings: Any) -> None:
+    """Uploads elsewhere in the suite are not analysed (gnubg would load the machine);
+    the analysis tests turn it on (``analysis_on``)."""
+    settings.ANALYSIS_AUTO = False
 
 
 @pytest.fixture(scope="session")
@@ -186,7 +220,7 @@ def celery_worker_process(
             "--pool=solo",
             "--loglevel=INFO",
             "-Q",
-            app.conf.task_default_queue,
+            f"{app.conf.task_default_queue},{app.conf.task_default_queue}.analysis",
             "-n",
             f"{node}@%h",
         ],
@@ -214,6 +248,7 @@ def celery_worker_process(
     Path(log.name).unlink(missing_ok=True)
     with app.connection_for_write() as conn:
         conn.default_channel.queue_delete(app.conf.task_default_queue)
+        conn.default_channel.queue_delete(f"{app.conf.task_default_queue}.analysis")
 
 
 def _wait_for(predicate, timeout: float = 20.0, interval: float = 0.1):  # type: ignore[no-untyped-def]

@@ -113,6 +113,20 @@ class Tournament(models.Model):
     series = models.ForeignKey(
         Series, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
     )
+    analysis_enabled = models.BooleanField(
+        default=True,
+        help_text="Analyse every uploaded match file with GNU Backgammon (where it is installed)",
+    )
+    analysis_plies = models.PositiveSmallIntegerField(
+        default=2,
+        choices=[(0, "0 plies (quick)"), (2, "2 plies (gnubg's default)")],
+        help_text="The plies of the full analysis (a quick 0-ply pass always comes first)",
+    )
+    analysis_public = models.BooleanField(
+        default=True,
+        help_text="Everyone sees each player's analysis figures before the event ends "
+        "(off: only directors until the event is finished)",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -123,7 +137,10 @@ class Tournament(models.Model):
                 | Q(starts_on__isnull=True)
                 | Q(ends_on__gte=F("starts_on")),
                 name="tournament_dates_ordered",
-            )
+            ),
+            models.CheckConstraint(
+                condition=Q(analysis_plies__in=[0, 2]), name="tournament_analysis_plies"
+            ),
         ]
 
     def __str__(self) -> str:

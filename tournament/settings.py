@@ -176,8 +176,21 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# GNU Backgammon's analysis of uploaded match files (matches/analysis/): a queue of its
+# own, named after CELERY_QUEUE so that two stacks sharing one Redis never take each
+# other's work; each gnubg pass is killed past ANALYSIS_TIMEOUT seconds (two passes a task).
+GNUBG_PATH = os.environ.get("GNUBG_PATH", "")  # default: gnubg on PATH, else /usr/games/gnubg
+ANALYSIS_TIMEOUT = int(os.environ.get("ANALYSIS_TIMEOUT", "900"))
+ANALYSIS_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}.analysis"
+#: The analysis task's own limits: both passes, then a margin to store the figures.
+ANALYSIS_TASK_TIME_LIMIT = 2 * ANALYSIS_TIMEOUT + 120
+CELERY_TASK_ROUTES = {"tournament.tasks.analyse_match": {"queue": ANALYSIS_QUEUE}}
+ANALYSIS_AUTO = env_bool("ANALYSIS_AUTO", True)  # analyse stored match files by themselves
+# Late acks: a message not acknowledged within the visibility timeout is delivered again.
+# It must outlast the longest analysis (Redis' default of 300 s does not); the task is
+# idempotent besides (a claimed analysis is not run twice).
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
-    "visibility_timeout": 300,
+    "visibility_timeout": max(300, ANALYSIS_TASK_TIME_LIMIT + 600),
     "socket_connect_timeout": 1,
 }
 # Before every broker key (queues, acks, control broadcasts): sites, or test runs, sharing a
@@ -206,6 +219,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": 300.0,
     },
     "apply-deadlines": {"task": "tournament.tasks_scheduled.apply_deadlines", "schedule": 60.0},
+    # Analyses whose task was lost (broker down, worker gone) are queued again.
+    "sweep-analyses": {"task": "tournament.tasks.sweep_analyses", "schedule": 300.0},
 }
 
 AUTH_USER_MODEL = "tournament.User"

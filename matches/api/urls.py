@@ -5,7 +5,7 @@ match at a table there."""
 from django.conf import settings
 from django.urls import path
 
-from matches.api import views
+from matches.api import analysis_views, views
 
 urlpatterns = [
     path("matches/", views.MatchListView.as_view(), name="api-matches"),
@@ -19,6 +19,36 @@ urlpatterns = [
         "matches/<int:pk>/submissions/",
         views.SubmissionListView.as_view(),
         name="api-match-submissions",
+    ),
+    path(
+        "matches/<int:pk>/analysis/",
+        analysis_views.MatchAnalysisView.as_view(),
+        name="api-match-analysis",
+    ),
+    path(
+        "matches/<int:pk>/analysis/rerun/",
+        analysis_views.MatchAnalysisRerunView.as_view(),
+        name="api-match-analysis-rerun",
+    ),
+    path(
+        "events/<int:pk>/analysis/",
+        analysis_views.EventAnalysisView.as_view(),
+        name="api-event-analysis",
+    ),
+    path(
+        "tournaments/<slug:slug>/analysis/",
+        analysis_views.TournamentAnalysisView.as_view(),
+        name="api-tournament-analysis",
+    ),
+    path(
+        "tournaments/<slug:slug>/analysis.csv",
+        analysis_views.TournamentAnalysisCsvView.as_view(),
+        name="api-tournament-analysis-csv",
+    ),
+    path(
+        "players/<int:pk>/analysis/",
+        analysis_views.PlayerAnalysisView.as_view(),
+        name="api-player-analysis",
     ),
 ]
 

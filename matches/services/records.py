@@ -26,6 +26,7 @@ from matches.rules.matfile import decode
 from matches.rules.record import Double, Drop, GameRecord, MatchRecord, RollPlay, Take, replay_match
 from matches.selectors import match_rules
 from matches.services.access import Actor, match_role
+from matches.services.analysis import analysis_record_stored
 from matches.services.ledger import MatchNotFound, RequestMeta, submission_reject, submission_run
 from matches.services.reporting import SideGame, whole_match_decide
 
@@ -230,8 +231,12 @@ def record_upload(
             raise Conflict("The match changed while the file was read; upload it again.")
         return read.games
 
-    return submission_run(
+    stored = submission_run(
         payload=_payload(match, read, first_is, swap),
         decide=whole_match_decide(games, None),
         **common,
     )
+    # GNU Backgammon analyses the accepted file in the background (its own queue); it
+    # never changes the result.
+    analysis_record_stored(match_id=match_id)
+    return stored

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import time
@@ -190,12 +191,10 @@ def wait_until_worker_idle(timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with app.connection_for_write() as conn:
-            try:
-                waiting = conn.default_channel.queue_declare(
-                    app.conf.task_default_queue, passive=True
-                ).message_count
-            except Exception:  # Redis has no such list: nothing waits
-                waiting = 0
+            waiting = 0
+            for queue in (app.conf.task_default_queue, f"{app.conf.task_default_queue}.analysis"):
+                with contextlib.suppress(Exception):  # Redis has no such list: nothing waits
+                    waiting += conn.default_channel.queue_declare(queue, passive=True).message_count
         # Every worker on the broker answers (other runs', other xdist workers'): ours only.
         active = app.control.inspect(timeout=0.5).active() or {}
         busy = [tasks for node, tasks in active.items() if is_this_runs_node(node)]

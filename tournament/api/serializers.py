@@ -123,7 +123,19 @@ class PlayerImportResultSerializer(serializers.Serializer):
 class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
-        fields = ["id", "name", "slug", "starts_on", "ends_on", "venue", "time_zone", "is_public"]
+        fields = [
+            "id",
+            "name",
+            "slug",
+            "starts_on",
+            "ends_on",
+            "venue",
+            "time_zone",
+            "is_public",
+            "analysis_enabled",
+            "analysis_plies",
+            "analysis_public",
+        ]
         read_only_fields = fields
 
 
@@ -135,6 +147,20 @@ class TournamentCreateSerializer(serializers.Serializer):
     venue = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
     time_zone = serializers.CharField(required=False, default="UTC", max_length=64)
     is_public = serializers.BooleanField(required=False, default=True)
+    analysis_enabled = serializers.BooleanField(
+        required=False, default=True, help_text="GNU Backgammon analyses uploaded match files"
+    )
+    analysis_plies = serializers.ChoiceField(
+        choices=list(Tournament._meta.get_field("analysis_plies").choices or ()),
+        required=False,
+        default=2,
+        help_text="The full analysis' plies (a quick 0-ply pass always comes first)",
+    )
+    analysis_public = serializers.BooleanField(
+        required=False,
+        default=True,
+        help_text="Everyone sees the figures before the event ends (else directors only)",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         starts_on, ends_on = attrs.get("starts_on"), attrs.get("ends_on")

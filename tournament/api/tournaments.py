@@ -64,7 +64,17 @@ class TournamentDetailView(DirectorView):
         data.is_valid(raise_exception=True)
         current = {
             field: getattr(tournament, field)
-            for field in ("name", "starts_on", "ends_on", "venue", "time_zone", "is_public")
+            for field in (
+                "name",
+                "starts_on",
+                "ends_on",
+                "venue",
+                "time_zone",
+                "is_public",
+                "analysis_enabled",
+                "analysis_plies",
+                "analysis_public",
+            )
         }
         tournament = services.tournament_update(
             tournament=tournament, **{**current, **data.validated_data}

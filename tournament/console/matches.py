@@ -13,10 +13,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from matches import analysis_selectors
 from matches.client_address import request_meta
 from matches.errors import REFUSALS, invalid_input
 from matches.models import Submission
 from matches.services.access import Actor, director_role
+from matches.services.analysis import analysis_rerun
 from matches.services.ledger import submission_reject
 from tournament.console import forms, selectors
 from tournament.console.base import (
@@ -87,6 +89,9 @@ def _match_context(match: Any, **forms_given: Any) -> dict[str, Any]:
         "tournament": match.event.tournament,
         "event": match.event,
         "match": match,
+        "analysis": analysis_selectors.analysis_data(
+            match, analysis_selectors.analysis_current(match.pk), visible=True
+        ),
         "games": list(match.games.order_by("number", "id")),
         "score_form": pick(
             "score_form",
@@ -330,4 +335,21 @@ def match_reopen(request: AuthenticatedHttpRequest, slug: str, match_id: int) ->
     )
     if done is not None:
         messages.success(request, "Reopened: the match is ready to be played.")
+    return redirect("console:match", slug=slug, match_id=match.pk)
+
+
+@login_required
+@require_POST
+def match_analysis_rerun(
+    request: AuthenticatedHttpRequest, slug: str, match_id: int
+) -> HttpResponse:
+    """Run GNU Backgammon's analysis of the match's current file again (a new run)."""
+    tournament = selectors.tournament_for(request.user, slug)
+    match = selectors.match_of(tournament, match_id)
+    try:
+        analysis = analysis_rerun(match_id=match.pk, actor=Actor(user=request.user))
+    except REFUSALS as exc:
+        messages.error(request, service_error_message(exc)[1])
+    else:
+        messages.success(request, f"Analysis queued again (run {analysis.run}).")
     return redirect("console:match", tournament.slug, match.pk)

@@ -87,6 +87,9 @@ def tournament_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
             venue=data["venue"],
             time_zone=data["time_zone"] or "UTC",
             is_public=data["is_public"],
+            analysis_enabled=data["analysis_enabled"],
+            analysis_plies=data["analysis_plies"],
+            analysis_public=data["analysis_public"],
         )
         if saved is not None:
             messages.success(request, "Tournament settings saved.")

@@ -112,6 +112,11 @@ urlpatterns = [
     path("t/<slug:slug>/matches/<int:match_id>/score/", matches.match_score, name="match-score"),
     path("t/<slug:slug>/matches/<int:match_id>/table/", matches.match_table, name="match-table"),
     path(
+        "t/<slug:slug>/matches/<int:match_id>/analysis/",
+        matches.match_analysis_rerun,
+        name="match-analysis-rerun",
+    ),
+    path(
         "t/<slug:slug>/events/<slug:event_slug>/rounds/<int:round_id>/tables/",
         rounds.round_tables,
         name="round-tables",

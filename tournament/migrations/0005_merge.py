@@ -1,4 +1,4 @@
-"""Joins the branches that each added a 0004 (the outbox, sign-up and prizes, round times)."""
+"""Joins the branches that each added a 0004 (the outbox, sign-up and prizes, round times, analysis settings)."""
 
 from django.db import migrations
 
@@ -8,6 +8,7 @@ class Migration(migrations.Migration):
         ("tournament", "0004_cluster_outbox"),
         ("tournament", "0004_signup_places_prizes"),
         ("tournament", "0004_venue_round_minutes"),
+        ("tournament", "0004_analysis_settings"),
     ]
 
     operations = []

@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 
+from matches import analysis_selectors as analysis
 from matches.services.access import is_director
 from tournament.models import Event, Tournament
 from tournament.pages import delivery
@@ -121,9 +122,10 @@ def tournament(request: HttpRequest, slug: str) -> HttpResponse:
     def build(version: str) -> Page:
         t = tournament_pages.tournament_by_slug(slug)
         data = tournament_pages.tournament_page(t)
+        pr = _pr_context(t, event__tournament=t)
         return {
             "title": t.name,
-            "content": _render("public/tournament.html", {"data": data, "t": t}, t.time_zone),
+            "content": _render("public/tournament.html", {"data": data, "t": t, **pr}, t.time_zone),
             **_tournament_facts(t),
         }
 
@@ -282,6 +284,7 @@ def _event_page(slug: str, event_slug: str, unless: str = "") -> tuple[Page | No
             "final": event_final(event),
             "version": version,
             "live_url": reverse("public-event-live", args=[slug, event_slug]),
+            **_pr_context(t, event=event),
         }
         live = _render("public/_event_live.html", context, t.time_zone)
         return {
@@ -402,6 +405,16 @@ def draw(request: HttpRequest, slug: str, event_slug: str, draw_id: int) -> Http
 # --- match and player ------------------------------------------------------------------------
 
 
+def _pr_context(t: Tournament, **where: Any) -> dict[str, Any]:
+    """A PR table of the matches ``where`` names, as everyone may see it (``_pr_table.html``)."""
+    rows = analysis.pr_table(None, **where)
+    return {
+        "pr_rows": [r.as_dict() for r in rows],
+        "pr_hidden": not t.analysis_public,
+        "pr_csv": reverse("api-tournament-analysis-csv", args=[t.slug]),
+    }
+
+
 def _match_page(match_id: int, unless: str = "") -> tuple[Page | None, str]:
     event_id = int(lookup(f"ids:match:{match_id}", lambda: match_record.match_event_id(match_id)))
 
@@ -415,6 +428,11 @@ def _match_page(match_id: int, unless: str = "") -> tuple[Page | None, str]:
             "t": t,
             "version": version,
             "live_url": reverse("public-match-live", args=[match_id]),
+            "analysis": analysis.analysis_data(
+                data.match,
+                analysis.analysis_current(match_id),
+                visible=analysis.figures_visible(data.match, None),
+            ),
         }
         live = _render("public/_match_live.html", context, t.time_zone)
         return {
@@ -460,9 +478,28 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
                 for c in data.rating_changes
             ]
             chart = charts.rating_chart(values, labels)
+        history = analysis.player_history(player_id, None)
+        pr_chart = None
+        if history:
+            pr_chart = charts.rating_chart(
+                [h["pr"] for h in history],
+                [
+                    f"{h['analysed_at']:%d %b %Y}, {h['event_name']}: PR {h['pr']:.2f}"
+                    for h in history
+                ],
+            )
+        context = {
+            "data": data,
+            "chart": chart,
+            "pr_history": history,
+            "pr_chart": pr_chart,
+            "pr_average": round(sum(h["pr"] for h in history) / len(history), 2)
+            if history
+            else None,
+        }
         return {
             "title": data.player.name,
-            "content": _render("public/player.html", {"data": data, "chart": chart}),
+            "content": _render("public/player.html", context),
         }
 
     page, version = cached_page("player", "site", 0, build, player_id)

@@ -42,6 +42,16 @@ def _check_details(
     return name
 
 
+#: The tournament's settings of GNU Backgammon's analysis.
+ANALYSIS_FIELDS = ("analysis_enabled", "analysis_plies", "analysis_public")
+
+
+def _plies(plies: int) -> int:
+    if plies not in (0, 2):
+        raise refuse("The analysis runs at 0 or 2 plies.", code="invalid", field="analysis_plies")
+    return plies
+
+
 def tournament_create(
     *,
     name: str,
@@ -52,8 +62,15 @@ def tournament_create(
     venue: str = "",
     time_zone: str = "UTC",
     is_public: bool = True,
+    analysis_enabled: bool = True,
+    analysis_plies: int = 2,
+    analysis_public: bool = True,
 ) -> Tournament:
-    """Create a tournament; ``director`` (usually the user creating it) directs it."""
+    """Create a tournament; ``director`` (usually the user creating it) directs it.
+
+    ``analysis_*``: GNU Backgammon's analysis of uploaded match files (on, at 2 plies,
+    figures shown to all before the event ends, unless the director says otherwise).
+    """
     name = _check_details(name=name, starts_on=starts_on, ends_on=ends_on, time_zone=time_zone)
     with transaction.atomic():
         if slug:
@@ -72,6 +89,9 @@ def tournament_create(
             venue=(venue or "").strip(),
             time_zone=time_zone or "UTC",
             is_public=is_public,
+            analysis_enabled=analysis_enabled,
+            analysis_plies=_plies(analysis_plies),
+            analysis_public=analysis_public,
         )
         tournament.full_clean()
         tournament.save()
@@ -89,6 +109,9 @@ def tournament_update(
     venue: str = "",
     time_zone: str = "UTC",
     is_public: bool = True,
+    analysis_enabled: bool = True,
+    analysis_plies: int = 2,
+    analysis_public: bool = True,
 ) -> Tournament:
     """Change a tournament's details; its slug (the address of its pages) stays.
 
@@ -104,9 +127,20 @@ def tournament_update(
         tournament.venue = (venue or "").strip()
         tournament.time_zone = time_zone or "UTC"
         tournament.is_public = is_public
+        tournament.analysis_enabled = analysis_enabled
+        tournament.analysis_plies = _plies(analysis_plies)
+        tournament.analysis_public = analysis_public
         tournament.full_clean(exclude=["slug"])
         tournament.save(
-            update_fields=["name", "starts_on", "ends_on", "venue", "time_zone", "is_public"]
+            update_fields=[
+                "name",
+                "starts_on",
+                "ends_on",
+                "venue",
+                "time_zone",
+                "is_public",
+                *ANALYSIS_FIELDS,
+            ]
         )
         page_cache.invalidate_tournament_on_commit(
             tournament.pk, list(tournament.events.values_list("pk", flat=True))

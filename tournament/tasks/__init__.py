@@ -10,6 +10,7 @@ broker and the beat schedule in ``tournament.settings`` carry those names.
 
 from tournament.tasks import (  # noqa: F401
     advance,
+    analysis,
     deadlines,
     notifications,
     outbox,

@@ -45,9 +45,35 @@ class TournamentForm(forms.Form):
     is_public = forms.BooleanField(
         required=False, initial=True, label="Public", help_text="Listed on the public pages."
     )
+    analysis_enabled = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Analyse match files",
+        help_text="GNU Backgammon analyses every uploaded match file: each player's error "
+        "rate, luck and gnubg PR (unofficial).",
+    )
+    analysis_plies = forms.TypedChoiceField(
+        choices=[
+            (2, "2 plies (gnubg's default, about 25 s a 7-point match)"),
+            (0, "0 plies (quick)"),
+        ],
+        coerce=int,
+        initial=2,
+        required=False,
+        empty_value=None,
+        label="Analysis depth",
+    )
+    analysis_public = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Figures public during the event",
+        help_text="Off: players see the figures once the event is finished (directors always).",
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if data.get("analysis_plies") is None:  # not sent: as it was (2 for a new tournament)
+            data["analysis_plies"] = self.initial.get("analysis_plies", 2)
         starts, ends = data.get("starts_on"), data.get("ends_on")
         if starts and ends and ends < starts:
             self.add_error("ends_on", "The last day cannot be before the first.")
@@ -188,6 +214,9 @@ class TournamentSettingsForm(LockedFieldsForm, TournamentForm):
             "venue": tournament.venue,
             "time_zone": tournament.time_zone,
             "is_public": tournament.is_public,
+            "analysis_enabled": tournament.analysis_enabled,
+            "analysis_plies": tournament.analysis_plies,
+            "analysis_public": tournament.analysis_public,
         }
         super().__init__(*args, initial=initial, locked={"slug": self.SLUG_REASON}, **kwargs)
 

@@ -1,0 +1,271 @@
+"""Reads of GNU Backgammon's analyses: a match's current one, a player's history, PR tables.
+
+A match's current analysis is the latest run of its latest analysed record. Who sees
+the figures: everyone when the tournament shows them before the end (its setting) or
+once the event is finished; otherwise only its directors. The status is never hidden.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from matches.models import Analysis, AnalysisFigures, Match
+from matches.services.access import is_director
+
+PR_LABEL = "gnubg PR (unofficial)"
+PR_NOTE = (
+    "PR here is half of GNU Backgammon's overall error rate (mEMG): an unofficial figure. "
+    "An official PR for titles and rankings needs eXtreme Gammon (XG) with fixed settings."
+)
+RATE_FIELDS = (
+    "error_rate_memg",
+    "chequer_error_rate_memg",
+    "cube_error_rate_memg",
+    "luck_rate_memg",
+)
+TOTAL_FIELDS = (
+    "error_total_emg",
+    "chequer_error_total_emg",
+    "cube_error_total_emg",
+    "luck_total_emg",
+)
+COUNT_FIELDS = (
+    "total_moves",
+    "unforced_moves",
+    "cube_decisions",
+    "total_cube_decisions",
+    "blunders",
+    "errors",
+    "doubtful",
+    "cube_blunders",
+    "cube_errors",
+)
+
+
+def rate(value: float) -> float:
+    """A rate as gnubg prints it: one decimal."""
+    return float(f"{value:.1f}")
+
+
+def analysis_current(match_id: int) -> Analysis | None:
+    """The match's current analysis (latest record, latest run), with its submission."""
+    return (
+        Analysis.objects.select_related("submission")
+        .filter(match_id=match_id)
+        .order_by("-submission__version", "-run")
+        .first()
+    )
+
+
+def figures_visible(match: Match, user: Any) -> bool:
+    """Whether ``user`` may see the match's analysis figures (the status is always shown)."""
+    event = match.event
+    tournament = event.tournament
+    if tournament.analysis_public or event.status == "finished":
+        return True
+    return is_director(user=user, tournament_id=event.tournament_id)
+
+
+def _figures_rows(analysis: Analysis) -> list[AnalysisFigures]:
+    plies = analysis.plies_done
+    if plies is None:
+        return []
+    return list(
+        AnalysisFigures.objects.filter(analysis=analysis, plies=plies)
+        .select_related("player")
+        .order_by("game", "side")
+    )
+
+
+def figures_data(row: AnalysisFigures) -> dict[str, Any]:
+    """One player's figures in the API's shape (rates to 0.1 mEMG, as gnubg prints them)."""
+    data: dict[str, Any] = {
+        "player": row.player_id,
+        "name": row.player.name if row.player else "",
+        "side": row.side,
+    }
+    for name in RATE_FIELDS:
+        data[name] = rate(getattr(row, name))
+    data["pr"] = row.pr
+    for name in TOTAL_FIELDS:
+        data[name] = round(getattr(row, name), 3)
+    for name in COUNT_FIELDS:
+        data[name] = getattr(row, name)
+    return data
+
+
+def analysis_data(match: Match, analysis: Analysis | None, *, visible: bool) -> dict[str, Any]:
+    """``GET /api/matches/{id}/analysis/``: status, engine, settings, figures, biggest mistakes."""
+    base: dict[str, Any] = {
+        "match": match.pk,
+        "label": PR_LABEL,
+        "note": PR_NOTE,
+        "visible": visible,
+    }
+    if analysis is None:
+        return {
+            **base,
+            "status": "none",
+            "reason": "no accepted match file to analyse",
+            "engine": "",
+            "plies": None,
+            "plies_shown": None,
+            "players": [],
+            "games": [],
+            "blunders": [],
+            "analysed_at": None,
+        }
+    rows = _figures_rows(analysis) if visible else []
+    games: dict[int, list[dict[str, Any]]] = {}
+    for row in rows:
+        if row.game:
+            games.setdefault(row.game, []).append(figures_data(row))
+    return {
+        **base,
+        "id": analysis.pk,
+        "status": analysis.status,
+        "reason": analysis.reason,
+        "engine": analysis.engine,
+        "plies": analysis.plies,
+        "plies_shown": analysis.plies_done if visible else None,
+        "settings": analysis.options,
+        "record_version": analysis.submission.version,
+        "run": analysis.run,
+        "players": [figures_data(r) for r in rows if r.game == 0],
+        "games": [{"game": n, "players": p} for n, p in sorted(games.items())],
+        "blunders": analysis.mistakes if visible else [],
+        "queued_at": analysis.queued_at,
+        "started_at": analysis.started_at,
+        "analysed_at": analysis.finished_at if analysis.status == "done" else None,
+        "cpu_seconds": analysis.cpu_seconds,
+        "peak_memory_kb": analysis.peak_memory_kb,
+    }
+
+
+def current_done(matches: Iterable[int]) -> dict[int, Analysis]:
+    """Per match id, its current analysis when that one is done."""
+    current: dict[int, Analysis] = {}
+    rows = (
+        Analysis.objects.filter(match_id__in=list(matches))
+        .select_related("submission")
+        .order_by("match_id", "-submission__version", "-run")
+    )
+    for analysis in rows:
+        current.setdefault(analysis.match_id, analysis)
+    return {k: a for k, a in current.items() if a.status == Analysis.Status.DONE}
+
+
+def match_figures_done(match_ids: Iterable[int]) -> list[AnalysisFigures]:
+    """Whole-match figures (full pass) of the matches' current finished analyses."""
+    done = current_done(match_ids)
+    if not done:
+        return []
+    figures = AnalysisFigures.objects.filter(
+        analysis_id__in=[a.pk for a in done.values()], game=0
+    ).select_related("player", "analysis__match")
+    return [f for f in figures if f.plies == f.analysis.plies]
+
+
+@dataclass
+class PrRow:
+    """One player in a PR table: matches analysed, average PR, the best single match."""
+
+    player_id: int
+    name: str
+    prs: list[tuple[float, int]] = field(default_factory=list)  # (pr, match id)
+
+    @property
+    def matches(self) -> int:
+        return len(self.prs)
+
+    @property
+    def average(self) -> float:
+        return round(sum(p for p, _ in self.prs) / len(self.prs), 2)
+
+    @property
+    def best(self) -> float:
+        return min(p for p, _ in self.prs)
+
+    @property
+    def best_match(self) -> int:
+        return min(self.prs)[1]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player_id,
+            "name": self.name,
+            "matches_analysed": self.matches,
+            "average_pr": self.average,
+            "best_pr": self.best,
+            "best_match": self.best_match,
+        }
+
+
+def pr_table(user: Any, **where: Any) -> list[PrRow]:
+    """The PR table of the matches ``where`` names (``event=...``, ``event__tournament=...``),
+    of those whose figures ``user`` may see; best average first.
+
+    One query for the analyses, one more for their figures when there are any.
+    """
+    analyses = (
+        Analysis.objects.filter(**{f"match__{k}": v for k, v in where.items()})
+        .select_related("match__event__tournament")
+        .order_by("match_id", "-submission__version", "-run")
+    )
+    current: dict[int, Analysis] = {}
+    for a in analyses:
+        current.setdefault(a.match_id, a)
+    chosen = {
+        a.pk: a
+        for a in current.values()
+        if a.status == Analysis.Status.DONE and figures_visible(a.match, user)
+    }
+    if not chosen:
+        return []
+    rows: dict[int, PrRow] = {}
+    figures = AnalysisFigures.objects.filter(analysis_id__in=list(chosen), game=0).select_related(
+        "player"
+    )
+    for f in figures:
+        analysis = chosen[f.analysis_id]
+        if f.plies != analysis.plies or f.player_id is None or f.player is None:
+            continue
+        row = rows.setdefault(f.player_id, PrRow(f.player_id, f.player.name))
+        row.prs.append((f.pr, analysis.match_id))
+    return sorted(rows.values(), key=lambda r: (r.average, r.name))
+
+
+def player_history(player_id: int, user: Any) -> list[dict[str, Any]]:
+    """A player's PR per analysed match, oldest first (the player page's chart and the API)."""
+    figures = (
+        AnalysisFigures.objects.filter(player_id=player_id, game=0)
+        .select_related("analysis__match__event__tournament", "analysis__submission")
+        .order_by("analysis__finished_at")
+    )
+    by_match: dict[int, AnalysisFigures] = {}
+    current = current_done({f.analysis.match_id for f in figures})
+    for f in figures:
+        match = f.analysis.match
+        chosen = current.get(match.pk)
+        if chosen is None or chosen.pk != f.analysis_id or f.plies != chosen.plies:
+            continue
+        if figures_visible(match, user):
+            by_match[match.pk] = f
+    history = [
+        {
+            "match": f.analysis.match_id,
+            "event": f.analysis.match.event_id,
+            "event_name": f.analysis.match.event.name,
+            "tournament": f.analysis.match.event.tournament.slug,
+            "analysed_at": f.analysis.finished_at,
+            "plies": f.plies,
+            "pr": f.pr,
+            "error_rate_memg": rate(f.error_rate_memg),
+            "luck_rate_memg": rate(f.luck_rate_memg),
+        }
+        for f in by_match.values()
+    ]
+    history.sort(key=lambda h: str(h["analysed_at"]))
+    return history

@@ -1,0 +1,92 @@
+"""GNU Backgammon's analysis of stored match files, on a queue of its own.
+
+The queue is ``<CELERY_QUEUE>.analysis`` (``settings.ANALYSIS_QUEUE``, routed by
+``CELERY_TASK_ROUTES``): a slow analysis never holds up a bracket's advance, an email
+or a page refresh, and two stacks sharing one Redis never take each other's work.
+Run a worker on it (``make worker`` consumes both queues; ``deploy/compose.yaml`` has a
+dedicated ``analysis`` worker). Each worker process runs one gnubg at a time (gnubg
+with one thread): the worker's concurrency is the number of analyses at once.
+
+Late acks with a visibility timeout longer than the task's time limit; a redelivered
+message finds its analysis claimed (``busy``: it tries again later, and takes over only
+when the first run's heartbeat stopped) or finished (it does nothing). After a lost
+worker (``reject_on_worker_lost``) the analysis is run once more, then marked failed.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.dispatch import receiver
+
+from matches import signals
+
+log = logging.getLogger(__name__)
+
+
+@receiver(signals.analysis_queued)
+def queue_analysis(sender: object, *, analysis_id: int, **kwargs: object) -> None:
+    """Queue the analysis; if the broker is down the sweep queues it later."""
+    try:
+        analyse_match.delay(analysis_id)
+    except Exception:
+        log.warning("could not queue analysis %s; the sweep will retry", analysis_id, exc_info=True)
+
+
+@shared_task(
+    bind=True,
+    name="tournament.tasks.analyse_match",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=settings.ANALYSIS_TASK_TIME_LIMIT,
+    time_limit=settings.ANALYSIS_TASK_TIME_LIMIT + 60,
+    max_retries=4,
+)
+def analyse_match(self: object, analysis_id: int) -> str:
+    """Analyse one stored match file with gnubg: the quick pass, then the full one."""
+    from matches.services.analysis import HEARTBEAT_STALE, analysis_fail, analysis_run
+
+    try:
+        outcome = analysis_run(analysis_id=analysis_id, on_pass=lambda: _refresh(analysis_id))
+    except SoftTimeLimitExceeded:
+        analysis_fail(
+            analysis_id=analysis_id,
+            reason=f"the analysis took longer than {settings.ANALYSIS_TASK_TIME_LIMIT} s",
+        )
+        return "failed"
+    if outcome == "busy":  # another delivery is running it: look again once it could be lost
+        raise self.retry(countdown=HEARTBEAT_STALE.total_seconds() + 30)  # type: ignore[attr-defined]
+    return outcome
+
+
+def _refresh(analysis_id: int) -> None:
+    """The match's pages (event, tournament, players) show the new figures."""
+    from matches.models import Analysis
+    from tournament import page_cache
+
+    ids = (
+        Analysis.objects.filter(pk=analysis_id)
+        .values_list("match__event_id", "match__event__tournament_id")
+        .first()
+    )
+    if ids is not None:
+        try:
+            page_cache.invalidate_event(ids[0], ids[1])
+        except Exception:
+            log.warning("could not refresh the pages of analysis %s", analysis_id, exc_info=True)
+
+
+@shared_task(name="tournament.tasks.sweep_analyses")
+def sweep_analyses() -> int:
+    """Queue again the analyses whose task was lost (broker or worker down)."""
+    from matches.services.analysis import analyses_lost
+
+    lost = analyses_lost()
+    for analysis_id in lost:
+        analyse_match.delay(analysis_id)
+    if lost:
+        log.info("sweep queued %d analyses again", len(lost))
+    return len(lost)
