@@ -86,32 +86,43 @@ TEMPLATES = [
     },
 ]
 
-# Database: SQLite by default; DATABASE_URL for PostgreSQL with persistent connections.
+# Database: SQLite by default; DATABASE_URL for PostgreSQL with persistent connections
+# (a sqlite:/// URL names another SQLite file and keeps the embedded default's options).
+#: SQLite waits for a lock up to 20 s and takes the write lock when a transaction starts
+#: (IMMEDIATE), so that two writers queue instead of one failing half-way ("database is locked").
+SQLITE_OPTIONS = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {
         "default": dj_database_url.parse(DATABASE_URL, conn_max_age=600, conn_health_checks=True)
     }
-    if os.environ.get("DATABASE_PREPARED_STATEMENTS", "1") == "1":
-        # PostgreSQL binds the parameters, and psycopg prepares a statement once a
-        # connection has run it five times: a game report's lock is planned once per
-        # connection, not per request (bench/RESULTS.md). Set 0 behind PgBouncer's
-        # transaction pooling older than 1.21 (or without max_prepared_statements).
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
         DATABASES["default"]["OPTIONS"] = {
+            **SQLITE_OPTIONS,
             **DATABASES["default"].get("OPTIONS", {}),
-            "server_side_binding": True,
-            "prepare_threshold": 5,
         }
-    DATABASES["default"]["TEST"] = {
-        # One test database per run, so that runs side by side do not collide.
-        "NAME": os.environ.get("TEST_DATABASE_NAME", f"test_bgdirector_{os.getpid()}")
-    }
+    else:
+        if os.environ.get("DATABASE_PREPARED_STATEMENTS", "1") == "1":
+            # PostgreSQL binds the parameters, and psycopg prepares a statement once a
+            # connection has run it five times: a game report's lock is planned once per
+            # connection, not per request (bench/RESULTS.md). Set 0 behind PgBouncer's
+            # transaction pooling older than 1.21 (or without max_prepared_statements).
+            DATABASES["default"]["OPTIONS"] = {
+                **DATABASES["default"].get("OPTIONS", {}),
+                "server_side_binding": True,
+                "prepare_threshold": 5,
+            }
+        DATABASES["default"]["TEST"] = {
+            # One test database per run, so that runs side by side do not collide.
+            "NAME": os.environ.get("TEST_DATABASE_NAME", f"test_bgdirector_{os.getpid()}")
+        }
 else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
-            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            "OPTIONS": dict(SQLITE_OPTIONS),
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
