@@ -27,6 +27,10 @@ DEBUG = env_bool("DEBUG")
 # tournament/wsgi.py); commands that never sign anything, such as checkmatch, run without it.
 SECRET_KEY = os.environ.get("SECRET_KEY", "") or ("dev-only-insecure-key" if DEBUG else "")
 
+#: Where the Django admin is served ("admin/" by default); another path keeps it out of
+#: sight of scanners that try /admin/. Empty or "off": no admin at all.
+ADMIN_PATH = os.environ.get("ADMIN_PATH", "admin/").strip().strip("/")
+ADMIN_PATH = "" if ADMIN_PATH.lower() == "off" else (ADMIN_PATH + "/" if ADMIN_PATH else "")
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 CSRF_FAILURE_VIEW = "tournament.web.error_pages.csrf_failure"  # a styled page, not a bare 403
