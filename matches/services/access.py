@@ -115,6 +115,26 @@ def link_by_key(*, key: str) -> tuple[PlayerLink, bool]:
     return link, link.key == key
 
 
+def key_holder(key: str) -> str:
+    """Whose count a private key goes on, as the lookups resolve it: the player's link
+    in the tournament (named by its own key or an entry's older one, stripped as
+    ``link_by_key`` strips it), so that padding or the other key of one player buys no
+    new count; an unknown key counts as itself, stripped."""
+    key = (key or "").strip()[:64]
+    if _key_shape_ok(key) and not PlayerLink.objects.filter(key=key).exists():
+        held = Entry.objects.filter(report_key=key).values_list(
+            "event__tournament_id", "player_id"
+        )
+        link_key = (
+            PlayerLink.objects.filter(tournament_id=held[:1].values("event__tournament_id"))
+            .filter(player_id=held[:1].values("player_id"))
+            .values_list("key", flat=True)
+            .first()
+        )
+        key = link_key or key
+    return f"key:{key}"
+
+
 def link_check_live(link: PlayerLink) -> None:
     """Refuse (403) a link whose player has nothing left in the tournament: every entry
     withdrawn or in a finished event."""
