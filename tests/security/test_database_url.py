@@ -47,7 +47,8 @@ def _settings_in_subprocess(url: str) -> dict:
 def test_a_sqlite_url_connects_with_the_embedded_defaults_options(tmp_path: Path) -> None:
     path = tmp_path / "other.sqlite3"
     found = _settings_in_subprocess(f"sqlite:///{path}")
-    assert found["vendor"] == "sqlite" and found["one"] == 1
+    assert found["vendor"] == "sqlite"
+    assert found["one"] == 1
     assert found["name"] == str(path)
     assert found["options"] == {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 
