@@ -122,9 +122,7 @@ def key_holder(key: str) -> str:
     new count; an unknown key counts as itself, stripped."""
     key = (key or "").strip()[:64]
     if _key_shape_ok(key) and not PlayerLink.objects.filter(key=key).exists():
-        held = Entry.objects.filter(report_key=key).values_list(
-            "event__tournament_id", "player_id"
-        )
+        held = Entry.objects.filter(report_key=key).values_list("event__tournament_id", "player_id")
         link_key = (
             PlayerLink.objects.filter(tournament_id=held[:1].values("event__tournament_id"))
             .filter(player_id=held[:1].values("player_id"))
