@@ -290,6 +290,6 @@ def own_match_refuse(*, match: Match, user: User | None) -> None:
             player_id=OuterRef("player_id"),
             email__iexact=email,
         )
-        theirs |= Q(player__email__iexact=email) | Exists(contact)
+        theirs |= Q(player__email__iexact=email) | Q(Exists(contact))
     if Entry.objects.filter(theirs, pk__in=entries).exists():
         raise OwnMatch()

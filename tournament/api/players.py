@@ -19,7 +19,7 @@ from tournament.api import serializers as io
 from tournament.api.base import READ_ERRORS, WRITE_ERRORS, _by, _visible
 from tournament.api.json_parser import DepthLimitedJSONParser
 from tournament.api.permissions import CanEditPlayer, CanManagePlayers
-from tournament.models import Event, Player
+from tournament.models import Event, Player, User
 from tournament.services.common import refuse
 from tournament.services.imports import players_import_csv
 
@@ -100,7 +100,9 @@ class PlayerAccountLinkView(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         player = _get_visible_player(request, pk)
-        player = services.player_account_link(player=player, user=request.user)
+        user = request.user
+        assert isinstance(user, User)  # IsAuthenticated let only a user through
+        player = services.player_account_link(player=player, user=user)
         return Response(io.PlayerWithEmailSerializer(player).data)
 
 
