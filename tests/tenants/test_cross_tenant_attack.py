@@ -37,6 +37,18 @@ def _fresh_pages() -> Any:
     clear_caches()
 
 
+@pytest.fixture(autouse=True)
+def _tasks_run_here() -> Any:
+    """The emails are sent by Celery tasks: run them in this process, with or without a
+    broker, so that the outbox shows who received what."""
+    from tournament.celery import app
+
+    was = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = was
+
+
 def _console(user: Any) -> Client:
     client = Client()
     client.force_login(user)
