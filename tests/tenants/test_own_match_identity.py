@@ -127,3 +127,25 @@ def test_a_player_claims_their_record_through_their_link_while_logged_in() -> No
     assert Player.objects.get(user=owner) == player
     # Anonymous: to the login page, nothing linked.
     assert Client().post(f"/r/{link.key}/claim/").status_code == 302
+
+
+def test_a_director_cannot_claim_a_shared_player_through_a_contact_they_set() -> None:
+    """B sets their tournament's contact for a player A shares to B's own email, then
+    uses the link B holds: the contact is B's to set, so it proves nothing."""
+    bob = UserFactory(email="bob@example.org")
+    shared = PlayerFactory(email="sue@example.org")
+    EntryFactory(player=shared)  # in A's tournament
+    b_event = EventFactory(tournament=TournamentFactory(director=bob))
+    EntryFactory(event=b_event, player=shared)
+    answer = token_client(bob).patch(
+        f"/api/tournaments/{b_event.tournament.slug}/player-links/{shared.pk}/",
+        {"email": "bob@example.org"},
+        format="json",
+    )
+    assert answer.status_code == 200
+    link = PlayerLink.objects.get(tournament=b_event.tournament, player=shared)
+    browser = Client()
+    browser.force_login(bob)
+    browser.post(f"/r/{link.key}/claim/")
+    shared.refresh_from_db()
+    assert shared.user_id is None

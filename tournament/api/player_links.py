@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournament.api.base import READ_ERRORS, WRITE_ERRORS, _by, _get, _visible
-from tournament.models import PlayerLink, Tournament
+from tournament.models import Player, PlayerLink, Tournament
 from tournament.selectors import user_directs
 from tournament.services import player_contact_set
 from tournament.services.player_links import player_link_regenerate, player_links_ensure
@@ -127,14 +127,16 @@ class PlayerLinkDetailView(APIView):
     )
     def patch(self, request: Request, slug: str, player_id: int) -> Response:
         tournament = _directed(request, slug)
-        link = _links(tournament).filter(player_id=player_id).first()
-        if link is None:
+        player = Player.objects.filter(
+            pk=player_id, entries__event__tournament=tournament
+        ).first()  # one of this tournament's players, or not found
+        if player is None:
             raise Http404
         data = PlayerContactSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        player_contact_set(
+        link = player_contact_set(
             tournament=tournament,
-            player=link.player,
+            player=player,
             email=data.validated_data["email"],
             by=_by(request),
         )

@@ -124,8 +124,8 @@ def player_emails(request: HttpRequest, key: str) -> HttpResponse:
 @require_POST
 def player_claim(request: HttpRequest, key: str) -> HttpResponse:
     """Through a private link, while logged in: "this is me", the player linked to the
-    account (``player_account_link``: the account's email must be where the tournament
-    writes to them). Back to the link's page with what happened."""
+    account (``player_account_link``: the player's own email must be the account's).
+    Back to the link's page with what happened."""
     from django.contrib import messages
     from django.contrib.auth.views import redirect_to_login
 

@@ -390,8 +390,9 @@ def player_account_link(*, player: Player, user: User, link: PlayerLink | None =
       and no tournament the account does not direct has the player (it could not have
       set that email otherwise);
     - a player claims theirs through their private link (``link``, live) while logged
-      in: the account's email is where that tournament's notices to them go, or their
-      own email.
+      in: the player's own email is the account's. Not a tournament's contact for them:
+      its directors set that, and a link claimed with it would carry their account into
+      every other tournament the player is in.
 
     Refused (``account-link``) otherwise, and when either side is linked already.
     """
@@ -407,12 +408,11 @@ def player_account_link(*, player: Player, user: User, link: PlayerLink | None =
             raise _link_refused("Your account is already linked to a player.")
         email = (user.email or "").strip().casefold()
         own = bool(email) and email == player.email.casefold()
-        contact = link is not None and bool(email) and email == link.contact_email.casefold()
         allowed = (
             user.is_staff
             or user.is_superuser
             or (link is None and own and user_may_change_player_email(user, player))
-            or (link is not None and (own or contact))
+            or (link is not None and own)
         )
         if not allowed:
             raise _link_refused(
