@@ -49,7 +49,9 @@ class EntryAdmin(admin.ModelAdmin):
     list_display = ["player", "event", "seed", "status"]
     list_filter = ["status"]
     raw_id_fields = ["player", "event"]
-    readonly_fields = ["status", "checked_in_at"]  # check-in and withdrawal: the services
+    # Check-in and withdrawal go through the services; the report key is the player's
+    # private link: replaced only by the console's "new link" (which also retires it).
+    readonly_fields = ["status", "checked_in_at", "report_key"]
 
     def get_readonly_fields(self, request, obj=None):  # type: ignore[no-untyped-def]
         # Another player or event on an existing entry would hand its matches (and

@@ -13,6 +13,7 @@ from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Lower
 
 from tournament.text import text_problem
 
@@ -67,7 +68,13 @@ class Player(models.Model):
         ordering = ["name", "id"]
         indexes = [models.Index(fields=["name"])]
         constraints = [
-            models.CheckConstraint(condition=Q(rating__gt=0), name="player_rating_positive")
+            models.CheckConstraint(condition=Q(rating__gt=0), name="player_rating_positive"),
+            # One player per address, whatever its case: the CSV import knows a player by
+            # it. Checked by the services first (``email-taken``); this holds at the
+            # same instant too.
+            models.UniqueConstraint(
+                Lower("email"), condition=~Q(email=""), name="player_email_unique_ci"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -336,6 +343,12 @@ class PlayerLink(models.Model):
     )
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="links")
     key = models.CharField(max_length=32, unique=True, default=new_report_key)
+    email = models.EmailField(
+        blank=True,
+        help_text="Where this tournament's notices to the player go (their link, match "
+        "ready, reminders); empty: the player's own email. Set by the tournament's "
+        "directors; the player's own email is theirs (or staff's) to change.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     regenerated_at = models.DateTimeField(null=True, blank=True)
     regenerated_by = models.ForeignKey(
@@ -352,6 +365,11 @@ class PlayerLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in {self.tournament}"
+
+    @property
+    def contact_email(self) -> str:
+        """Where this tournament's notices to the player go."""
+        return self.email or self.player.email
 
 
 class Round(models.Model):

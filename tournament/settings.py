@@ -27,6 +27,10 @@ DEBUG = env_bool("DEBUG")
 # tournament/wsgi.py); commands that never sign anything, such as checkmatch, run without it.
 SECRET_KEY = os.environ.get("SECRET_KEY", "") or ("dev-only-insecure-key" if DEBUG else "")
 
+#: Where the Django admin is served ("admin/" by default); another path keeps it out of
+#: sight of scanners that try /admin/. Empty or "off": no admin at all.
+ADMIN_PATH = os.environ.get("ADMIN_PATH", "admin/").strip().strip("/")
+ADMIN_PATH = "" if ADMIN_PATH.lower() == "off" else (ADMIN_PATH + "/" if ADMIN_PATH else "")
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 CSRF_FAILURE_VIEW = "tournament.web.error_pages.csrf_failure"  # a styled page, not a bare 403
@@ -86,10 +90,14 @@ TEMPLATES = [
     },
 ]
 
-# Database: SQLite by default; DATABASE_URL for PostgreSQL with persistent connections.
+# Database: SQLite by default; DATABASE_URL for PostgreSQL with persistent connections
+# (a sqlite:/// URL names another SQLite file and keeps the embedded default's options).
 # DATABASE_POOL_MODE=transaction when DATABASE_URL points at PgBouncer in transaction
 # pooling (deploy/DEPLOY.md): consecutive transactions of one connection may then run on
 # different server sessions, so nothing may outlive a transaction on the server side.
+#: SQLite waits for a lock up to 20 s and takes the write lock when a transaction starts
+#: (IMMEDIATE), so that two writers queue instead of one failing half-way ("database is locked").
+SQLITE_OPTIONS = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 DATABASE_POOL_MODE = os.environ.get("DATABASE_POOL_MODE", "session").strip().lower() or "session"
 if DATABASE_POOL_MODE not in {"session", "transaction"}:
@@ -121,28 +129,35 @@ if DATABASE_URL:
     DATABASES = {
         "default": dj_database_url.parse(DATABASE_URL, conn_max_age=600, conn_health_checks=True)
     }
-    DATABASES["default"]["OPTIONS"] = {
-        **DATABASES["default"].get("OPTIONS", {}),
-        **database_options(
-            transaction_pooling=TRANSACTION_POOLING,
-            prepared=os.environ.get("DATABASE_PREPARED_STATEMENTS"),
-        ),
-    }
-    if TRANSACTION_POOLING:
-        # Named cursors (.iterator()) are WITH HOLD cursors that outlive their
-        # transaction: Django requires this under transaction pooling. Persistent
-        # client connections stay (PgBouncer multiplexes them), health-checked.
-        DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
-    DATABASES["default"]["TEST"] = {
-        # One test database per run, so that runs side by side do not collide.
-        "NAME": os.environ.get("TEST_DATABASE_NAME", f"test_bgdirector_{os.getpid()}")
-    }
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"]["OPTIONS"] = {
+            **SQLITE_OPTIONS,
+            **DATABASES["default"].get("OPTIONS", {}),
+        }
+    else:
+        DATABASES["default"]["OPTIONS"] = {
+            **DATABASES["default"].get("OPTIONS", {}),
+            **database_options(
+                transaction_pooling=TRANSACTION_POOLING,
+                prepared=os.environ.get("DATABASE_PREPARED_STATEMENTS"),
+            ),
+        }
+        if TRANSACTION_POOLING:
+            # Named cursors (.iterator()) are WITH HOLD cursors that outlive their
+            # transaction: Django requires this under transaction pooling. Persistent
+            # client connections stay (PgBouncer multiplexes them), health-checked.
+            DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+        DATABASES["default"]["TEST"] = {
+            # One test database per run, so that runs side by side do not collide.
+            "NAME": os.environ.get("TEST_DATABASE_NAME", f"test_bgdirector_{os.getpid()}")
+        }
 else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
-            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            "OPTIONS": dict(SQLITE_OPTIONS),
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -1,5 +1,6 @@
 """URLs, split by audience: public pages, players, directors, the API."""
 
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
@@ -11,8 +12,6 @@ from tournament.web.login_throttle import ThrottledLoginView, throttled_login
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
-    path("admin/login/", throttled_login(admin.site.login)),
-    path("admin/", admin.site.urls),
     path("accounts/login/", ThrottledLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # A new director's set-password link (made by tournament.services.directors).
@@ -42,6 +41,12 @@ urlpatterns = [
     path("", include("tournament.league.urls")),  # CSV, match zip, .ics, series pages
     path("", include("tournament.public.urls")),
 ]
+
+if settings.ADMIN_PATH:  # the admin's path is a setting (ADMIN_PATH)
+    urlpatterns[1:1] = [
+        path(f"{settings.ADMIN_PATH}login/", throttled_login(admin.site.login)),
+        path(settings.ADMIN_PATH, admin.site.urls),
+    ]
 
 handler400 = "tournament.web.error_pages.bad_request"
 handler403 = "tournament.web.error_pages.forbidden"

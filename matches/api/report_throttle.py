@@ -1,8 +1,8 @@
 """Reports per link per minute: the /r/<key>/ forms and the API's report endpoints.
 
 One limit, ``settings.REPORT_LINK_RATE`` (e.g. ``120/min``), counted in the cache per
-link: the account when one is signed in, else the private key (the URL's,
-``X-Report-Key`` or a JSON body's ``key``). A phone reporting a match never comes near it; a script replaying a
+link: the account when one is signed in, else the player the private key names (the
+URL's, ``X-Report-Key`` or a JSON body's ``key``; resolved as the lookup resolves it). A phone reporting a match never comes near it; a script replaying a
 link is answered 429 with ``Retry-After`` before anything is parsed or stored.
 """
 
@@ -19,6 +19,8 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from rest_framework.exceptions import ParseError
 from rest_framework.throttling import BaseThrottle
+
+from matches.services.access import key_holder
 
 PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
@@ -65,8 +67,8 @@ def _api_link(request: Any) -> str | None:
         except ParseError:  # the view answers that
             data = None
         key = data.get("key") if isinstance(data, dict) else None
-    if isinstance(key, str) and key:
-        return f"key:{key[:64]}"
+    if isinstance(key, str) and key.strip():
+        return key_holder(key)
     return None
 
 
@@ -87,7 +89,7 @@ def link_rate_limited(view: Callable[..., HttpResponse]) -> Callable[..., HttpRe
 
     @functools.wraps(view)
     def limited(request: HttpRequest, key: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        wait = link_wait(f"key:{key[:64]}")
+        wait = link_wait(key_holder(key))
         if wait is not None:
             response = HttpResponse(
                 f"Too many reports from this link. Wait {wait} seconds and send it again.\n",

@@ -18,6 +18,8 @@ import hmac
 import string
 from dataclasses import dataclass
 
+from django.db.models import Exists, OuterRef, Q
+
 from matches.errors import Forbidden, NotAuthenticated, NotFound
 from matches.models import Match
 from tournament.models import Entry, Event, PlayerLink, Tournament, User
@@ -113,6 +115,24 @@ def link_by_key(*, key: str) -> tuple[PlayerLink, bool]:
         tournament_id=entry[0], player_id=entry[1], defaults={"key": key}
     )
     return link, link.key == key
+
+
+def key_holder(key: str) -> str:
+    """Whose count a private key goes on, as the lookups resolve it: the player's link
+    in the tournament (named by its own key or an entry's older one, stripped as
+    ``link_by_key`` strips it), so that padding or the other key of one player buys no
+    new count; an unknown key counts as itself, stripped."""
+    key = (key or "").strip()[:64]
+    if _key_shape_ok(key) and not PlayerLink.objects.filter(key=key).exists():
+        held = Entry.objects.filter(report_key=key).values_list("event__tournament_id", "player_id")
+        link_key = (
+            PlayerLink.objects.filter(tournament_id=held[:1].values("event__tournament_id"))
+            .filter(player_id=held[:1].values("player_id"))
+            .values_list("key", flat=True)
+            .first()
+        )
+        key = link_key or key
+    return f"key:{key}"
 
 
 def link_check_live(link: PlayerLink) -> None:
@@ -251,9 +271,25 @@ class OwnMatch(Forbidden):
 
 
 def own_match_refuse(*, match: Match, user: User | None) -> None:
-    """Raise :class:`OwnMatch` if ``user`` plays in ``match`` (the one own-match check)."""
+    """Raise :class:`OwnMatch` if ``user`` plays in ``match`` (the one own-match check).
+
+    A player is the user when linked to the account (``Player.user``), and also when
+    their email, or the tournament's contact for them, is the account's email: a
+    director entered as a player without the link still cannot decide their own match.
+    """
     if user is None or not user.is_authenticated:
         return
     entries = [pk for pk in (match.entry1_id, match.entry2_id) if pk is not None]
-    if entries and Entry.objects.filter(pk__in=entries, player__user_id=user.pk).exists():
+    if not entries:
+        return
+    theirs = Q(player__user_id=user.pk)
+    email = (user.email or "").strip()
+    if email:
+        contact = PlayerLink.objects.filter(
+            tournament_id=OuterRef("event__tournament_id"),
+            player_id=OuterRef("player_id"),
+            email__iexact=email,
+        )
+        theirs |= Q(player__email__iexact=email) | Q(Exists(contact))
+    if Entry.objects.filter(theirs, pk__in=entries).exists():
         raise OwnMatch()

@@ -114,6 +114,7 @@ MATRIX: list[Row] = [
     Row("POST", "/r/{key}/matches/{m}/record/", "link", {}),
     Row("POST", "/r/{key}/matches/{m}/confirm/", "link", {}),
     Row("POST", "/r/{key}/matches/{m}/dispute/", "link", {}),
+    Row("POST", "/r/{key}/claim/", "signed_in", {}),  # "this is me": needs an account
     # ---- the director's console --------------------------------------------------
     Row("GET", "/director/", "signed_in"),  # lists only the tournaments one directs
     Row("GET", "/director/new/", "any_director"),  # directors create tournaments
@@ -140,6 +141,7 @@ MATRIX: list[Row] = [
     Row("POST", "/director/t/{slug}/player-links/{p}/regenerate/", "director", {}),
     Row("GET", "/director/t/{slug}/players/{p}/", "director"),
     Row("POST", "/director/t/{slug}/players/{p}/", "director", {}),  # no name: refused, 400
+    Row("POST", "/director/t/{slug}/players/{p}/link-account/", "director", {}),
     Row("GET", "/director/t/{slug}/directors/", "director"),
     Row("POST", "/director/t/{slug}/directors/", "director", {}),
     Row("GET", "/director/t/{slug}/directors/{td}/remove/", "director"),
@@ -191,6 +193,8 @@ MATRIX: list[Row] = [
     api("POST", "/entries/{entry}/withdraw/undo/", "director", {}),
     api("GET", "/tournaments/{slug}/player-links/", "director"),
     api("POST", "/tournaments/{slug}/player-links/{p}/regenerate/", "director", {}),
+    api("PATCH", "/tournaments/{slug}/player-links/{p}/", "director", {}),  # no email: 400
+    api("POST", "/players/{p}/link-account/", "signed_in", {}),  # linked already: 400
     api("GET", "/tournaments/{slug}/directors/", "director"),
     api("POST", "/tournaments/{slug}/directors/", "director", {}),
     api("DELETE", "/tournaments/{slug}/directors/{td}/", "director"),

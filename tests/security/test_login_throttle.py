@@ -238,3 +238,85 @@ def test_parallel_guesses_are_all_counted() -> None:
         wait = login_throttle.refusal(stranger, username)
         assert wait is not None
         assert wait > login_throttle.USER_MAX_DELAY - 5
+
+
+def _fullwidth(text: str) -> str:
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+def _bold(text: str) -> str:
+    """Mathematical bold letters and digits: NFKC makes them plain again."""
+
+    def one(c: str) -> str:
+        if "a" <= c <= "z":
+            return chr(0x1D41A + ord(c) - ord("a"))
+        if "0" <= c <= "9":
+            return chr(0x1D7CE + ord(c) - ord("0"))
+        return c
+
+    return "".join(one(c) for c in text)
+
+
+@pytest.mark.parametrize("door", ["/accounts/login/", "/admin/login/"], ids=str)
+def test_look_alike_spellings_of_a_username_share_its_backoff(door: str) -> None:
+    """The login form NFKC-normalises the username before it authenticates, so a
+    fullwidth or bold spelling logs in as the account: it must count as the account."""
+    user = UserFactory(username=_name(), is_staff=True)
+    spellings = [
+        _fullwidth(user.username),
+        _bold(user.username),
+        user.username.upper(),
+        _fullwidth(user.username.upper()),
+        f" {_bold(user.username)} ",
+    ]
+    with time_machine.travel("2030-01-01 12:00:00", tick=False):
+        # The form really does log in with a look-alike spelling.
+        assert _attempt(door, Client(REMOTE_ADDR=_address()), spellings[1], DEFAULT_PASSWORD) == 302
+        for spelling in spellings[: login_throttle.USER_FREE_FAILURES]:
+            assert _attempt(door, Client(REMOTE_ADDR=_address()), spelling, "wrong") == 200
+        # Every spelling is now refused, even with the right password.
+        for spelling in [user.username, *spellings]:
+            code = _attempt(door, Client(REMOTE_ADDR=_address()), spelling, DEFAULT_PASSWORD)
+            assert code == 429, ascii(spelling)
+
+
+@pytest.mark.parametrize("door", ["/accounts/login/", "/admin/login/"], ids=str)
+def test_a_guesser_on_the_directors_own_address_cannot_lock_out_their_browser(
+    door: str,
+) -> None:
+    """The venue's Wi-Fi: the director and a guesser share an address. The guesser fills
+    the address's limit; the director's browser (its known-browser cookie) still gets in."""
+    user = UserFactory(username=_name(), is_staff=True)
+    venue = _address()
+    director = Client(REMOTE_ADDR=venue)
+    with time_machine.travel("2030-01-01 12:00:00", tick=False):
+        assert _attempt(door, director, user.username, DEFAULT_PASSWORD) == 302
+        known = director.cookies[login_throttle.KNOWN_COOKIE].value
+        director.logout()
+        director.cookies[login_throttle.KNOWN_COOKIE] = known
+        guesser = Client(REMOTE_ADDR=venue)
+        for _ in range(login_throttle.ADDRESS_MAX_FAILURES):
+            _attempt(door, guesser, _name(), "wrong")
+        assert _attempt(door, guesser, _name(), "wrong") == 429
+        assert _attempt(door, Client(REMOTE_ADDR=venue), user.username, DEFAULT_PASSWORD) == 429
+        assert _attempt(door, director, user.username, DEFAULT_PASSWORD) == 302
+
+
+@pytest.mark.parametrize("door", DOORS, ids=str)
+def test_a_known_address_does_not_skip_the_backoff_for_everyone_behind_it(door: str) -> None:
+    """Everyone on an address the director logged in from is still slowed per account."""
+    user = UserFactory(username=_name(), is_staff=True)
+    venue = _address()
+    failed, success = _outcomes(door)
+    with time_machine.travel("2030-01-01 12:00:00", tick=False) as clock:
+        assert _attempt(door, Client(REMOTE_ADDR=venue), user.username, DEFAULT_PASSWORD) == success
+        codes = [
+            _attempt(door, Client(REMOTE_ADDR=venue), user.username, "wrong")
+            for _ in range(login_throttle.USER_FREE_FAILURES + 3)
+        ]
+        assert codes[: login_throttle.USER_FREE_FAILURES] == [failed] * 5
+        assert codes[login_throttle.USER_FREE_FAILURES :] == [429] * 3
+        # Elsewhere, the guesser's failures at the venue count too.
+        assert _attempt(door, Client(REMOTE_ADDR=_address()), user.username, "x") == 429
+        clock.shift(login_throttle.USER_FIRST_DELAY + 1)
+        assert _attempt(door, Client(REMOTE_ADDR=venue), user.username, DEFAULT_PASSWORD) == success

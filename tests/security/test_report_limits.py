@@ -139,3 +139,28 @@ def test_a_directors_stored_budget_ignores_the_report_key_they_send(match: Match
     stored = _rejected(match)
     assert [s.payload.get("n") for s in stored] == [0, 1, None, None]
     assert all(s.payload["not_stored"].startswith("too many") for s in stored[2:])
+
+
+@override_settings(REPORT_LINK_RATE="3/min")
+def test_padding_the_key_in_a_json_body_buys_no_new_count(match: Match) -> None:
+    """The key is stripped before it is looked up: so it is before it is counted. The
+    player's link key and their entry's older key are one player too."""
+    from tournament.services.player_links import player_link_ensure
+
+    key = match.entry1.report_key
+    link = player_link_ensure(
+        tournament_id=match.event.tournament_id, player_id=match.entry1.player_id
+    )
+    client = Client()
+    spellings = [key, f" {key}", f"{key}\n", f"\t{key} ", f"  {key}  ", link.key]
+    with time_machine.travel("2030-01-01 12:00:10", tick=False):
+        codes = [
+            client.post(
+                f"/api/matches/{match.pk}/games/",
+                {"key": padded, "winner": "x"},
+                content_type="application/json",
+            ).status_code
+            for padded in spellings
+        ]
+    assert codes == [400, 400, 400, 429, 429, 429]
+    assert len(_rejected(match)) == 3

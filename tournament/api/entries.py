@@ -11,11 +11,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from matches.client_address import request_meta
-from matches.errors import refuse
+from matches.errors import NotFound
 from tournament import selectors, services
 from tournament.api import serializers as io
 from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView, acting_user, get_or_404
-from tournament.models import Entry, Event, Player
+from tournament.models import Entry, Event
 
 
 def entry_context(request: Request, tournament_id: int, entries: Iterable[Entry]) -> dict[str, Any]:
@@ -61,9 +61,15 @@ class EntryListView(DirectorView):
         event = self.event(request, pk)
         data = io.EntryCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        player = Player.objects.filter(pk=data.validated_data["player"]).first()
+        # Only a player the caller may see: one seen only in another director's private
+        # tournament is not found, exactly as one that does not exist (no enumeration).
+        player = (
+            selectors.players_visible_to(request.user)
+            .filter(pk=data.validated_data["player"])
+            .first()
+        )
         if player is None:
-            raise refuse("No such player.", code="invalid", field="player")
+            raise NotFound("No such player.", code="not-found", field="player")
         entry = services.entry_register(
             event=event,
             player=player,

@@ -1,5 +1,6 @@
 """Players' private links through the API, for the tournament's directors only: list them
-(with the address to hand out) and replace a leaked one."""
+(with the address to hand out), set where the tournament's notices to a player go, and
+replace a leaked one."""
 
 from __future__ import annotations
 
@@ -16,8 +17,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournament.api.base import READ_ERRORS, WRITE_ERRORS, acting_user, check_visible, get_or_404
-from tournament.models import PlayerLink, Tournament
+from tournament.models import Player, PlayerLink, Tournament
 from tournament.selectors import user_directs
+from tournament.services import player_contact_set
 from tournament.services.player_links import player_link_regenerate, player_links_ensure
 
 
@@ -27,7 +29,15 @@ class PlayerLinkSerializer(serializers.Serializer):
 
     player = serializers.IntegerField(source="player_id")
     name = serializers.CharField(source="player.name")
-    email = serializers.EmailField(source="player.email")
+    email = serializers.CharField(
+        source="contact_email",
+        help_text="Where this tournament's notices to the player go: the tournament's own "
+        "contact for them, else the player's own email (empty: none).",
+    )
+    tournament_email = serializers.CharField(
+        source="email",
+        help_text="The tournament's own contact for the player (empty: the player's own email).",
+    )
     key = serializers.CharField()
     report_url = serializers.SerializerMethodField()
     regenerated_at = serializers.DateTimeField(allow_null=True)
@@ -95,3 +105,40 @@ class PlayerLinkRegenerateView(APIView):
             _links(tournament).get(pk=link.pk), context={"request": request}
         )
         return Response(data.data)
+
+
+class PlayerContactSerializer(serializers.Serializer):
+    email = serializers.EmailField(
+        allow_blank=True,
+        help_text="Where this tournament's notices to the player go; empty (or the player's "
+        "own email): the player's own email. No other tournament's notices change.",
+    )
+
+
+class PlayerLinkDetailView(APIView):
+    permission_classes = [AllowAny]  # checked per tournament in ``_directed``
+
+    @extend_schema(
+        operation_id="tournaments_player_links_partial_update",
+        request=PlayerContactSerializer,
+        responses={200: PlayerLinkSerializer, **WRITE_ERRORS},
+        summary="Set where this tournament's notices to a player go (directors of the "
+        "tournament; the player's own email is not changed)",
+    )
+    def patch(self, request: Request, slug: str, player_id: int) -> Response:
+        tournament = _directed(request, slug)
+        player = Player.objects.filter(
+            pk=player_id, entries__event__tournament=tournament
+        ).first()  # one of this tournament's players, or not found
+        if player is None:
+            raise Http404
+        data = PlayerContactSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        link = player_contact_set(
+            tournament=tournament,
+            player=player,
+            email=data.validated_data["email"],
+            by=acting_user(request),
+        )
+        out = PlayerLinkSerializer(_links(tournament).get(pk=link.pk), context={"request": request})
+        return Response(out.data)

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, status
 from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -18,7 +20,7 @@ from tournament.api import serializers as io
 from tournament.api.base import READ_ERRORS, WRITE_ERRORS, acting_user, check_visible
 from tournament.api.json_parser import DepthLimitedJSONParser
 from tournament.api.permissions import CanEditPlayer, CanManagePlayers
-from tournament.models import Event, Player
+from tournament.models import Event, Player, User
 from tournament.services.imports import players_import_csv
 
 
@@ -53,7 +55,7 @@ class PlayerListView(generics.ListAPIView):
     def post(self, request: Request) -> Response:
         data = io.PlayerCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        player = services.player_create(**data.validated_data)
+        player = services.player_create(**data.validated_data, by=acting_user(request))
         return Response(io.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
@@ -83,6 +85,33 @@ class PlayerDetailView(generics.RetrieveAPIView):
         data.is_valid(raise_exception=True)
         done = services.player_update(player=player, by=acting_user(request), **data.validated_data)
         return Response(io.PlayerWithEmailSerializer(done.player).data)
+
+
+class PlayerAccountLinkView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="players_link_account",
+        request=None,
+        responses={200: io.PlayerWithEmailSerializer, **WRITE_ERRORS},
+        summary='Link this player to your own account: "this is me" (400 `account-link` '
+        "unless the player's email is your account's and no tournament you do not direct "
+        "has them; staff link any). A linked director may not decide their own matches.",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        player = _get_visible_player(request, pk)
+        user = request.user
+        assert isinstance(user, User)  # IsAuthenticated let only a user through
+        player = services.player_account_link(player=player, user=user)
+        return Response(io.PlayerWithEmailSerializer(player).data)
+
+
+def _get_visible_player(request: Request, pk: int) -> Player:
+    """Player ``pk`` if the caller may see them; 404 otherwise, as for one that does not exist."""
+    player = selectors.players_visible_to(request.user).filter(pk=pk).first()
+    if player is None:
+        raise Http404("No such player.")
+    return player
 
 
 class PlayerImportView(APIView):

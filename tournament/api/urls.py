@@ -22,6 +22,11 @@ urlpatterns = [
     path("players/", players.PlayerListView.as_view(), name="api-players"),
     path("players/import/", players.PlayerImportView.as_view(), name="api-players-import"),
     path("players/<int:pk>/", players.PlayerDetailView.as_view(), name="api-player"),
+    path(
+        "players/<int:pk>/link-account/",
+        players.PlayerAccountLinkView.as_view(),
+        name="api-player-link-account",
+    ),
     path("tournaments/", tournaments.TournamentListView.as_view(), name="api-tournaments"),
     path(
         "tournaments/<slug:slug>/",
@@ -33,6 +38,11 @@ urlpatterns = [
         "tournaments/<slug:slug>/player-links/",
         player_links.PlayerLinkListView.as_view(),
         name="api-player-links",
+    ),
+    path(
+        "tournaments/<slug:slug>/player-links/<int:player_id>/",
+        player_links.PlayerLinkDetailView.as_view(),
+        name="api-player-link",
     ),
     path(
         "tournaments/<slug:slug>/player-links/<int:player_id>/regenerate/",

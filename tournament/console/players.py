@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from tournament.console import forms, selectors
 from tournament.console.base import (
     AuthenticatedHttpRequest,
+    call_button_service,
     call_service,
 )
 from tournament.console.qr import qr_svg
@@ -28,7 +29,12 @@ from tournament.services.player_links import (
     player_links_email,
     player_links_ensure,
 )
-from tournament.services.players import PlayerChange, namesake_text, player_update
+from tournament.services.players import (
+    PlayerChange,
+    namesake_text,
+    player_account_link,
+    player_update_in_tournament,
+)
 
 
 @login_required
@@ -79,7 +85,7 @@ def players_import(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse
                 return redirect("console:tournament", tournament.slug)
             if result is not None:
                 form.add_error("text", "Some lines are wrong: nothing was imported.")
-        context["preview"] = players_csv_preview(data=data["csv_text"])
+        context["preview"] = players_csv_preview(data=data["csv_text"], by=request.user)
         context["event"] = data["event"]
         context["csv_text"] = data["csv_text"]
         if not form.errors:  # an uploaded file's text moves into the box, to fix and resend
@@ -188,12 +194,16 @@ def player_edit(request: AuthenticatedHttpRequest, slug: str, player_id: int) ->
         back = f"{reverse('console:event', args=[tournament.slug, event.slug])}#entry-{entry.pk}"
     else:
         back = f"{reverse('console:player-links', args=[tournament.slug])}#player-{player.pk}"
-    form = forms.PlayerEditForm(request.POST if request.method == "POST" else None, player=player)
+    contact = selectors.player_contact(tournament, player)
+    form = forms.PlayerEditForm(
+        request.POST if request.method == "POST" else None, player=player, email=contact
+    )
     if request.method == "POST" and form.is_valid():
         data, old_name = form.cleaned_data, player.name
         done = call_service(
             form,
-            player_update,
+            player_update_in_tournament,
+            tournament=tournament,
             player=player,
             by=request.user,
             name=data["name"],
@@ -220,6 +230,21 @@ def player_edit(request: AuthenticatedHttpRequest, slug: str, player_id: int) ->
     )
 
 
+@login_required
+@require_POST
+def player_link_account_view(
+    request: AuthenticatedHttpRequest, slug: str, player_id: int
+) -> HttpResponse:
+    """ "This is me": link the player to the director's own account (the own-match rule
+    then sees them), when the player's email is the account's (``player_account_link``)."""
+    tournament = selectors.tournament_for(request.user, slug)
+    player = selectors.player_of(tournament, player_id)
+    done = call_button_service(request, player_account_link, player=player, user=request.user)
+    if done is not None:
+        messages.success(request, f"{player.name} is linked to your account.")
+    return redirect("console:player-edit", tournament.slug, player.pk)
+
+
 def change_message(done: PlayerChange, *, old_name: str) -> str:
     """The success message: what changed (a new name with the old one), and for a new
     email, that the private link can be sent again."""
@@ -229,6 +254,11 @@ def change_message(done: PlayerChange, *, old_name: str) -> str:
     parts = [f"name (was {old_name})" if f == "name" else f for f in done.changed]
     listed = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
     text = f"{name}: {listed} changed."
-    if "email" in done.changed and done.player.email:
+    if "email" in done.changed or "contact" in done.changed:
         text += " Their private link can be emailed again from Player links."
+    if "contact" in done.changed:
+        text += (
+            " They also play in tournaments you do not direct: the new address is this "
+            "tournament's contact for them; their own email (the other tournaments') is unchanged."
+        )
     return text

@@ -363,6 +363,16 @@ def entry_open_matches(entry: Entry) -> list[Match]:
     )
 
 
+def player_contact(tournament: Tournament, player: Player) -> str:
+    """Where the tournament's notices to ``player`` go (its contact, else their email)."""
+    own = (
+        PlayerLink.objects.filter(tournament=tournament, player=player)
+        .values_list("email", flat=True)
+        .first()
+    )
+    return own or player.email
+
+
 def player_of(tournament: Tournament, player_id: int) -> Player:
     """Player ``player_id`` if they have an entry (any status) in ``tournament``; 404 otherwise."""
     entered = Player.objects.filter(entries__event__tournament=tournament).distinct()

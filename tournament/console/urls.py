@@ -35,6 +35,11 @@ urlpatterns = [
         name="link-regenerate",
     ),
     path("t/<slug:slug>/players/<int:player_id>/", players.player_edit, name="player-edit"),
+    path(
+        "t/<slug:slug>/players/<int:player_id>/link-account/",
+        players.player_link_account_view,
+        name="player-link-account",
+    ),
     path("t/<slug:slug>/directors/", directors.directors, name="directors"),
     path(
         "t/<slug:slug>/directors/<int:user_id>/remove/",

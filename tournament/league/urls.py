@@ -1,5 +1,5 @@
 """Public URLs of downloads and series: /t/<slug>/<event>/results.csv and matches.zip,
-/players/<id>/matches.ics, /series/<slug>/, and /r/<key>/emails/ (a player's email choice)."""
+/players/<id>/matches.ics, /series/<slug>/, /r/<key>/emails/ (a player's email choice) and /r/<key>/claim/ (link it to an account)."""
 
 from django.urls import path
 
@@ -19,4 +19,5 @@ urlpatterns = [
     path("players/<int:player_id>/matches.ics", views_league.player_calendar, name="player-ics"),
     path("series/<slug:slug>/", views_league.series_page, name="series"),
     path("r/<slug:key>/emails/", views_league.player_emails, name="player-emails"),
+    path("r/<slug:key>/claim/", views_league.player_claim, name="player-claim"),
 ]

@@ -8,15 +8,17 @@ through their private report link (``/r/<key>/emails/``), no account needed.
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
-from django.views.decorators.http import require_GET, require_http_methods
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournament.league import exports
-from tournament.models import Entry, Event, Player, Series
+from tournament.models import Entry, Event, Series
 from tournament.pages.caching import Page, cached_page
 from tournament.pages.delivery import page_response
+from tournament.selectors import players_visible_to
 from tournament.services.notify_prefs import player_notify_set
 from tournament.services.series import series_leaderboard
 
@@ -69,7 +71,7 @@ def event_match_zip(request: HttpRequest, slug: str, event_slug: str) -> HttpRes
 @require_GET
 def player_calendar(request: HttpRequest, player_id: int) -> HttpResponse:
     """A player's scheduled matches (public tournaments) as an iCalendar feed."""
-    player = get_object_or_404(Player, pk=player_id)
+    player = get_object_or_404(players_visible_to(request.user), pk=player_id)
     response = HttpResponse(
         exports.player_calendar(player), content_type="text/calendar; charset=utf-8"
     )
@@ -117,3 +119,29 @@ def player_emails(request: HttpRequest, key: str) -> HttpResponse:
     response = render(request, "public/shell.html", {"page": page, "version": ""})
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+@require_POST
+def player_claim(request: HttpRequest, key: str) -> HttpResponse:
+    """Through a private link, while logged in: "this is me", the player linked to the
+    account (``player_account_link``: the player's own email must be the account's).
+    Back to the link's page with what happened."""
+    from django.contrib import messages
+    from django.contrib.auth.views import redirect_to_login
+
+    from matches.errors import AppError
+    from matches.services.access import link_by_key, link_check_live
+    from tournament.services.players import player_account_link
+
+    link, _ = link_by_key(key=key)
+    back = reverse("matches:entry", args=[link.key])
+    if not request.user.is_authenticated:
+        return redirect_to_login(back)
+    try:
+        link_check_live(link)
+        player_account_link(player=link.player, user=request.user, link=link)  # type: ignore[arg-type]
+    except AppError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"{link.player.name} is linked to your account.")
+    return HttpResponseRedirect(back)

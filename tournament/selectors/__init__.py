@@ -68,6 +68,22 @@ def user_may_edit_player(user: User | Any, player: Player | int) -> bool:
     return Entry.objects.filter(player_id=player_id, event__tournament__directors=user).exists()
 
 
+def user_may_change_player_email(user: User | Any, player: Player) -> bool:
+    """Whether ``user`` may change ``player``'s own email, which the notices of every
+    tournament without a contact of its own use: staff; the account linked to the player;
+    or, for a player with no account, a director of every tournament the player is in
+    (no other director's notices depend on it). Anyone else sets their own tournament's
+    contact (``PlayerLink.email``) instead."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff or user.is_superuser:
+        return True
+    if player.user_id is not None:
+        return bool(player.user_id == user.pk)
+    others = Entry.objects.filter(player=player).exclude(event__tournament__directors=user)
+    return not others.exists()
+
+
 def tournament_directors(tournament: Tournament) -> QuerySet[User]:
     """The tournament's directors, by username."""
     return tournament.directors.order_by("username", "pk")

@@ -12,7 +12,13 @@ from tournament.services.draws import draw_make
 from tournament.services.entries import entry_check_in, entry_register, entry_withdraw
 from tournament.services.event_settings import event_locked_settings, event_update
 from tournament.services.events import event_create
-from tournament.services.players import PlayerChange, player_create, player_update
+from tournament.services.players import (
+    PlayerChange,
+    player_account_link,
+    player_contact_set,
+    player_create,
+    player_update,
+)
 from tournament.services.results import (
     GameResult,
     match_forfeit,
@@ -53,6 +59,8 @@ __all__ = [
     "match_result_enter",
     "match_walkover",
     "match_winner_correct",
+    "player_account_link",
+    "player_contact_set",
     "player_create",
     "player_update",
     "round_length_set",

@@ -15,7 +15,7 @@ from django.db import transaction
 from matches.errors import refuse
 from tournament.models import Entry, Event, Player, User
 from tournament.services.entries import entry_register
-from tournament.services.imports import RowError, decode_text, known_player, parse_rows
+from tournament.services.imports import RowError, decode_text, hidden_rows, known_player, parse_rows
 from tournament.services.players import name_key, player_create, players_named
 from tournament.services.results import match_final_score_enter
 
@@ -82,7 +82,7 @@ def entry_register_player(
     with transaction.atomic():
         if player is None:
             player = player_create(
-                name=name, email=email, rating=rating, club=club, confirm_new=confirm_new
+                name=name, email=email, rating=rating, club=club, confirm_new=confirm_new, by=by
             )
         return entry_register(event=event, player=player, seed=seed, by=by)
 
@@ -122,15 +122,18 @@ class CsvPreview:
         return sum(1 for row in self.rows if row.namesakes)
 
 
-def players_csv_preview(*, data: str | bytes) -> CsvPreview:
-    """Check a players CSV exactly as the import will, and say who is new; saves nothing."""
+def players_csv_preview(*, data: str | bytes, by: User | None = None) -> CsvPreview:
+    """Check a players CSV exactly as the import will (as ``by`` would import it), and say
+    who is new; saves nothing."""
     rows, errors = parse_rows(decode_text(data))
     if not errors and not rows:
         errors.append(RowError(2, None, "The file has a header but no players."))
+    if not errors:
+        errors = hidden_rows(rows, by)
     preview = CsvPreview(errors=errors)
-    named = players_named(row.name for row in rows)
+    named = players_named((row.name for row in rows), by=by)
     for row in rows:
-        known = known_player(row)
+        known = known_player(row, by)
         preview.rows.append(
             PreviewRow(
                 line=row.line,

@@ -22,7 +22,13 @@ from django.db.models import Q
 from matches.errors import refuse
 from tournament.models import Entry, Event, Player, User
 from tournament.services.entries import entry_register
-from tournament.services.players import MAX_RATING, name_key, players_named, text_problem
+from tournament.services.players import (
+    MAX_RATING,
+    name_key,
+    player_create,
+    players_named,
+    text_problem,
+)
 
 COLUMNS = ("name", "email", "rating", "club", "country")
 MAX_ROWS = 5000
@@ -157,15 +163,51 @@ def parse_rows(text: str) -> tuple[list[_Row], list[RowError]]:
     return rows, errors
 
 
-def known_player(row: _Row) -> Player | None:
+def known_player(row: _Row, by: User | None = None) -> Player | None:
+    """The player a row names: by email, else by name and club among those without one;
+    only a player ``by`` may see (``hidden_rows`` refuses a hidden player's email)."""
+    from tournament.services.players import players_seen_by
+
+    seen = players_seen_by(by)
     if row.email:
-        return Player.objects.filter(email__iexact=row.email).order_by("id").first()
+        return seen.filter(email__iexact=row.email).order_by("id").first()
     return (
-        Player.objects.filter(name__iexact=row.name, club__iexact=row.club)
+        seen.filter(name__iexact=row.name, club__iexact=row.club)
         .filter(Q(email="") | Q(email__isnull=True))
         .order_by("id")
         .first()
     )
+
+
+def hidden_rows(rows: list[_Row], by: User | None) -> list[RowError]:
+    """Rows whose email belongs to a player ``by`` may not see (one seen only in another
+    director's private tournament): refused as no player of theirs, never entered, and
+    no second player gets the address."""
+    if by is None:
+        return []
+    from tournament.selectors import players_visible_to
+
+    emails = {row.email.casefold() for row in rows if row.email}
+    if not emails:
+        return []
+    any_of = Q()
+    for email in emails:
+        any_of |= Q(email__iexact=email)
+    taken = {e.casefold() for e in Player.objects.filter(any_of).values_list("email", flat=True)}
+    seen = {
+        e.casefold() for e in players_visible_to(by).filter(any_of).values_list("email", flat=True)
+    }
+    return [
+        RowError(
+            row.line,
+            "email",
+            f"Another player already has the email {row.email}, and is not one you can "
+            "enter: leave the email out (and set it as your tournament's contact for them "
+            "once imported), or ask staff.",
+        )
+        for row in rows
+        if row.email and row.email.casefold() in taken - seen
+    ]
 
 
 def players_import_csv(
@@ -176,6 +218,8 @@ def players_import_csv(
     rows, result.errors = parse_rows(decode_text(data))
     if not result.errors and not rows:
         result.errors.append(RowError(2, None, "The file has a header but no players."))
+    if not result.errors:
+        result.errors = hidden_rows(rows, by)
     if result.errors:
         return result
     if event is not None and event.feeds_from_id is not None:
@@ -183,15 +227,19 @@ def players_import_csv(
             f"{event.name} is filled by its Main's losers.", code="fed-event", field="event"
         )
     with transaction.atomic():
-        named = players_named(row.name for row in rows)
+        named = players_named((row.name for row in rows), by=by)
         for row in rows:
-            player = known_player(row)
+            player = known_player(row, by)
             if player is None:
                 namesakes = named.get(name_key(row.name), [])[:5]
-                player = Player(name=row.name, email=row.email, club=row.club, country=row.country)
-                if row.rating is not None:
-                    player.rating = row.rating
-                player.save()
+                player = player_create(
+                    name=row.name,
+                    email=row.email,
+                    rating=row.rating,
+                    club=row.club,
+                    country=row.country,
+                    by=by,
+                )
                 result.created.append(player)
                 named.setdefault(name_key(row.name), []).append(player)  # for the rows below
                 if namesakes:

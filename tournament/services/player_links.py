@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from tournament.models import Entry, PlayerLink, Tournament, User, new_report_key
+from tournament.models import Entry, Player, PlayerLink, Tournament, User, new_report_key
 from tournament.signals import announce_player_links
 
 log = logging.getLogger(__name__)
@@ -43,6 +43,21 @@ def player_link_ensure(*, tournament_id: int, player_id: int) -> PlayerLink:
         defaults={"key": _first_entry_key(tournament_id, player_id)},
     )
     return link
+
+
+def contact_emails(tournament_id: int, player_ids: list[int]) -> dict[int, str]:
+    """Where the tournament's notices to each player go, by player id (one query): the
+    tournament's own contact for them, else the player's own email ("" for none)."""
+    found = {
+        player_id: link_email or own
+        for player_id, link_email, own in PlayerLink.objects.filter(
+            tournament_id=tournament_id, player_id__in=player_ids
+        ).values_list("player_id", "email", "player__email")
+    }
+    missing = [p for p in player_ids if p not in found]
+    if missing:
+        found.update(Player.objects.filter(pk__in=missing).values_list("pk", "email"))
+    return found
 
 
 def player_links_ensure(*, tournament: Tournament) -> None:
@@ -108,7 +123,7 @@ def player_links_email(*, tournament: Tournament, by: User | None = None) -> Lin
     queued = no_email = opted_out = 0
     ids = []
     for link in PlayerLink.objects.filter(tournament=tournament).select_related("player"):
-        if not link.player.email:
+        if not link.contact_email:
             no_email += 1
         elif not link.player.notify:
             opted_out += 1

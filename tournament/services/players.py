@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
-from django.db import transaction
-from django.db.models import Q
+from django.db import IntegrityError, transaction
+from django.db.models import Q, QuerySet
 
-from matches.errors import Invalid, refuse
+from matches.errors import Forbidden, Invalid, refuse
 from tournament import page_cache
-from tournament.models import Event, Player, User
+from tournament.models import Event, Player, PlayerLink, Tournament, User
 from tournament.text import text_problem
 
 log = logging.getLogger(__name__)
@@ -47,12 +48,23 @@ def _spaced(name: str) -> str:
     return " ".join((name or "").split())
 
 
-def player_namesakes(name: str, *, exclude: int | None = None) -> list[Player]:
-    """Players already called ``name`` (case and spacing aside), but player ``exclude``."""
+def players_seen_by(by: User | None) -> QuerySet[Player]:
+    """The players ``by`` may see (everyone for the system: ``by`` None)."""
+    from tournament.selectors import players_visible_to
+
+    return Player.objects.all() if by is None else players_visible_to(by)
+
+
+def player_namesakes(
+    name: str, *, exclude: int | None = None, by: User | None = None
+) -> list[Player]:
+    """Players already called ``name`` (case and spacing aside), but player ``exclude``;
+    only those ``by`` may see: a player seen only in another director's private
+    tournament is never named to them."""
     wanted = _spaced(name)
     if not wanted:
         return []
-    found = Player.objects.filter(name__iexact=wanted)
+    found = players_seen_by(by).filter(name__iexact=wanted)
     if exclude is not None:
         found = found.exclude(pk=exclude)
     return list(found.order_by("pk")[:5])
@@ -67,7 +79,7 @@ def name_key(name: str) -> str:
 NAMES_PER_QUERY = 200
 
 
-def players_named(names: Iterable[str]) -> dict[str, list[Player]]:
+def players_named(names: Iterable[str], *, by: User | None = None) -> dict[str, list[Player]]:
     """``player_namesakes`` for many names at once, a query per 200 names instead of one
     each: the players already called each name, oldest first, by ``name_key``."""
     wanted = sorted({_spaced(n) for n in names} - {""})
@@ -76,7 +88,7 @@ def players_named(names: Iterable[str]) -> dict[str, list[Player]]:
         any_of = Q()
         for name in wanted[start : start + NAMES_PER_QUERY]:
             any_of |= Q(name__iexact=name)
-        for player in Player.objects.filter(any_of).order_by("pk"):
+        for player in players_seen_by(by).filter(any_of).order_by("pk"):
             found[name_key(player.name)].append(player)
     return {key: players[:5] for key, players in found.items()}
 
@@ -109,6 +121,7 @@ def player_create(
     country: str = "",
     user: User | None = None,
     confirm_new: bool = True,
+    by: User | None = None,
 ) -> Player:
     """Create a player (rating 1500 unless given).
 
@@ -120,18 +133,34 @@ def player_create(
         name=name, email=email, rating=rating, club=club, country=country
     )
     if not confirm_new:
-        namesakes = player_namesakes(name)
+        namesakes = player_namesakes(name, by=by)
         if namesakes:
             raise possible_duplicate(
                 name, namesakes, "Use that player, or confirm that this is a new one."
             )
-    with transaction.atomic():
+    if email:
+        _refuse_taken_email(email, None)
+    with _email_unique(email):
         player = Player(name=name, email=email, club=club, country=country, user=user)
         if rating is not None:
             player.rating = rating
-        player.full_clean(exclude=["user"])
+        player.full_clean(exclude=["user"], validate_constraints=False)
         player.save()
     return player
+
+
+@contextmanager
+def _email_unique(email: str) -> Iterator[None]:
+    """A transaction in which a player gets ``email``: one that another transaction gave
+    to another player at the same instant (the database's constraint) is refused as
+    ``email-taken``, as the check before it refuses one given earlier."""
+    try:
+        with transaction.atomic():
+            yield
+    except IntegrityError as err:
+        if email and Player.objects.filter(email__iexact=email).exists():
+            raise _email_taken(email) from err
+        raise
 
 
 @dataclass(frozen=True)
@@ -159,9 +188,12 @@ def player_update(
     another player has is refused (``email-taken``: the CSV import knows a player by
     their email). The rating is computed from results, never edited. Once the change
     commits, the public pages of every tournament the player is entered in are stale.
-    Who may do this is the caller's check (``selectors.user_may_edit_player``).
+    Who may do this is the caller's check (``selectors.user_may_edit_player``); the
+    player's own email is changed only by whom ``selectors.user_may_change_player_email``
+    allows (403 ``email-not-yours`` for anyone else: set your tournament's contact with
+    ``player_contact_set``), since other tournaments' notices go there.
     """
-    with transaction.atomic():
+    with _email_unique(email or ""):
         player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
         new = dict(
             zip(
@@ -175,7 +207,7 @@ def player_update(
             return PlayerChange(player, ())
         renamed = _spaced(new["name"]).casefold() != _spaced(player.name).casefold()
         if renamed and not confirm_new:
-            namesakes = player_namesakes(new["name"], exclude=player.pk)
+            namesakes = player_namesakes(new["name"], exclude=player.pk, by=by)
             if namesakes:
                 raise possible_duplicate(
                     new["name"],
@@ -183,11 +215,13 @@ def player_update(
                     "If this is somebody else, confirm the new name; if it is the same "
                     "person, keep the name.",
                 )
+        if "email" in changed and by is not None:
+            _refuse_email_not_theirs(by, player)
         if "email" in changed and new["email"]:
             _refuse_taken_email(new["email"], player)
         for field in changed:
             setattr(player, field, new[field])
-        player.full_clean(exclude=["user"])
+        player.full_clean(exclude=["user"], validate_constraints=False)
         player.save(update_fields=list(changed))
         for tournament_id, event_ids in _events_showing(player).items():
             page_cache.invalidate_tournament_on_commit(tournament_id, event_ids)
@@ -216,16 +250,121 @@ def _clean_details(
     return name, email, club, country
 
 
-def _refuse_taken_email(email: str, player: Player) -> None:
-    other = Player.objects.filter(email__iexact=email).exclude(pk=player.pk).order_by("pk").first()
-    if other is not None:
-        raise refuse(
-            f"{namesake_text(other)} already has the email {email}: a player's email is "
-            "how the CSV import knows them, so two players cannot share one.",
-            code="email-taken",
+def _refuse_taken_email(email: str, player: Player | None) -> None:
+    others = Player.objects.filter(email__iexact=email)
+    if player is not None:
+        others = others.exclude(pk=player.pk)
+    if others.exists():
+        raise _email_taken(email)
+
+
+def _email_taken(email: str) -> Invalid:
+    """``email-taken``, naming nobody: the other player may be one the caller cannot see."""
+    return refuse(
+        f"Another player already has the email {email}: a player's email is how the CSV "
+        "import knows them, so two players cannot share one. If it is the same person, "
+        "use that player; otherwise leave their own email empty and set the address as "
+        "your tournament's contact for them.",
+        code="email-taken",
+        field="email",
+    )
+
+
+def _refuse_email_not_theirs(by: User, player: Player) -> None:
+    from tournament.selectors import user_may_change_player_email
+
+    if not user_may_change_player_email(by, player):
+        raise Forbidden(
+            f"{player.name}'s own email is where the notices of other tournaments go: only "
+            "they (their account), staff, or the directors of every tournament they are in "
+            "change it. Set your tournament's contact for them instead (the player's edit "
+            "page in the console, or PATCH /api/tournaments/{slug}/player-links/{player}/).",
+            code="email-not-yours",
             field="email",
-            player=other.pk,
         )
+
+
+def player_contact_set(
+    *, tournament: Tournament, player: Player, email: str, by: User | None = None
+) -> PlayerLink:
+    """Set where ``tournament``'s notices to ``player`` go (their link, match ready,
+    reminders), without touching the player's own email or any other tournament's
+    contact; the player's own email (or an empty one) means "use the player's own".
+    The caller checks that ``by`` directs the tournament and the player is in it."""
+    from tournament.services.player_links import player_link_ensure
+
+    email = (email or "").strip()
+    if email:
+        _email_check(email)
+    with transaction.atomic():
+        link = player_link_ensure(tournament_id=tournament.pk, player_id=player.pk)
+        link = PlayerLink.objects.select_for_update(no_key=True).get(pk=link.pk)
+        wanted = "" if email.casefold() == player.email.casefold() else email
+        if link.email != wanted:
+            link.email = wanted
+            link.save(update_fields=["email"])
+    log.info(
+        "player %s: contact in tournament %s changed by user %s",
+        player.pk,
+        tournament.pk,
+        getattr(by, "pk", None),
+    )
+    return link
+
+
+def player_update_in_tournament(
+    *,
+    tournament: Tournament,
+    player: Player,
+    by: User | None,
+    name: str | None = None,
+    email: str | None = None,
+    club: str | None = None,
+    country: str | None = None,
+    confirm_new: bool = False,
+) -> PlayerChange:
+    """A director's correction from their tournament's console: name, club and country as
+    ``player_update``; the email is where this tournament's notices go. It becomes the
+    player's own email when ``by`` may change that (no other tournament depends on it),
+    else this tournament's contact for the player (``player_contact_set``); ``changed``
+    then names ``contact``."""
+    from tournament.selectors import user_may_change_player_email
+
+    with transaction.atomic():
+        link = PlayerLink.objects.filter(tournament=tournament, player=player).first()
+        current = (link.email if link is not None else "") or player.email
+        wanted = None if email is None else (email or "").strip()
+        moved = wanted is not None and wanted != current
+        own = moved and (by is None or user_may_change_player_email(by, player))
+        done = player_update(
+            player=player,
+            by=by,
+            name=name,
+            email=wanted if own else None,
+            club=club,
+            country=country,
+            confirm_new=confirm_new,
+        )
+        if not moved:
+            return done
+        if own:  # this tournament follows the player's own email again
+            player_contact_set(tournament=tournament, player=done.player, email="", by=by)
+            changed = done.changed if "email" in done.changed else (*done.changed, "email")
+            return PlayerChange(done.player, changed)
+        player_contact_set(tournament=tournament, player=done.player, email=wanted or "", by=by)
+        return PlayerChange(done.player, (*done.changed, "contact"))
+
+
+def _email_check(email: str) -> None:
+    from django.core.exceptions import ValidationError
+    from django.core.validators import EmailValidator
+
+    try:
+        EmailValidator()(email)
+    except ValidationError as err:
+        raise refuse("Enter a valid email address.", code="invalid", field="email") from err
+    if len(email) > 254:
+        raise refuse("An email has at most 254 characters.", code="invalid", field="email")
 
 
 def _events_showing(player: Player) -> dict[int, list[int]]:
@@ -238,3 +377,52 @@ def _events_showing(player: Player) -> dict[int, list[int]]:
     ):
         events[tournament_id].append(event_id)
     return dict(events)
+
+
+def player_account_link(*, player: Player, user: User, link: PlayerLink | None = None) -> Player:
+    """Link ``player`` to ``user``'s account: the account then acts as the player (their
+    matches by account, ``/me/``) and, directing a tournament, may not decide the
+    player's own matches. The one identity every tournament shares, so it needs proof:
+
+    - staff link anyone;
+    - a director links their own record: the player's email is the account's email,
+      and no tournament the account does not direct has the player (it could not have
+      set that email otherwise);
+    - a player claims theirs through their private link (``link``, live) while logged
+      in: the player's own email is the account's. Not a tournament's contact for them:
+      its directors set that, and a link claimed with it would carry their account into
+      every other tournament the player is in.
+
+    Refused (``account-link``) otherwise, and when either side is linked already.
+    """
+    from tournament.selectors import user_may_change_player_email
+
+    with transaction.atomic():
+        player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
+        if player.user_id == user.pk:
+            return player
+        if player.user_id is not None:
+            raise _link_refused(f"{player.name} is already linked to another account.")
+        if Player.objects.filter(user=user).exists():
+            raise _link_refused("Your account is already linked to a player.")
+        email = (user.email or "").strip().casefold()
+        own = bool(email) and email == player.email.casefold()
+        allowed = (
+            user.is_staff
+            or user.is_superuser
+            or (link is None and own and user_may_change_player_email(user, player))
+            or (link is not None and own)
+        )
+        if not allowed:
+            raise _link_refused(
+                "Only a player whose email is your account's email can be linked to it "
+                f"({user.email or 'your account has none'}); staff can link any."
+            )
+        player.user = user
+        player.save(update_fields=["user"])
+    log.info("player %s linked to user %s", player.pk, user.pk)
+    return player
+
+
+def _link_refused(message: str) -> Invalid:
+    return refuse(message, code="account-link", field="player")

@@ -1,8 +1,10 @@
 """Emails to players and to new directors, sent by Celery tasks (never inside a request),
 each queued by a receiver of what the services announce (:mod:`tournament.signals`).
 
-The console backend prints them unless ``EMAIL_HOST`` selects SMTP. Players who
-turned notifications off (``Player.notify``) or have no address get nothing.
+The console backend prints them unless ``EMAIL_HOST`` selects SMTP. A player is
+written to at the tournament's contact for them (``PlayerLink.email``), else at their
+own email; players who turned notifications off (``Player.notify``) or have no address
+get nothing.
 """
 
 from __future__ import annotations
@@ -59,7 +61,9 @@ def send_all(messages: list[EmailMessage], what: str) -> int:
         raise
 
 
-def match_ready_message(match: Match, entry: Entry, opponent: Entry) -> EmailMessage:
+def match_ready_message(
+    match: Match, entry: Entry, opponent: Entry, to: str | None = None
+) -> EmailMessage:
     """The notice to ``entry``'s player that its match against ``opponent`` is ready."""
     event = match.event
     own_name, their_name = distinct_names([entry, opponent])
@@ -93,7 +97,7 @@ def match_ready_message(match: Match, entry: Entry, opponent: Entry) -> EmailMes
         ),
         body="\n".join(lines) + "\n",
         from_email=settings.DEFAULT_FROM_EMAIL,
-        to=[entry.player.email],
+        to=[to or entry.player.email],
     )
 
 
@@ -139,11 +143,17 @@ def notify_match_ready(self: object, match_id: int) -> int:
         if Match.objects.filter(pk=match_id, status=Match.Status.COMPLETE).exists():
             log.info("match %s was played before its notice could go out: none sent", match_id)
         return 0
+    from tournament.services.player_links import contact_emails
+
     messages = []
     keys = []
+    contacts = contact_emails(
+        match.event.tournament_id, [match.entry1.player_id, match.entry2.player_id]
+    )
     for entry, opponent in ((match.entry1, match.entry2), (match.entry2, match.entry1)):
         player = entry.player
-        if not player.notify or not player.email:
+        to = contacts.get(player.pk, "")
+        if not player.notify or not to:
             continue
         key = f"notified:ready:{match.pk}:{entry.report_key}:{opponent.report_key}"
         try:
@@ -151,7 +161,7 @@ def notify_match_ready(self: object, match_id: int) -> int:
                 continue
         except Exception:  # cache down: better twice than never
             log.warning("cache unavailable; notifying match %s without dedupe", match.pk)
-        messages.append(match_ready_message(match, entry, opponent))
+        messages.append(match_ready_message(match, entry, opponent, to))
         keys.append(key)
     if not messages:
         return 0
@@ -187,7 +197,7 @@ def player_link_message(link: PlayerLink) -> EmailMessage:
         subject=header_text(f"Your private link for {tournament.name}"),
         body="\n".join(lines) + "\n",
         from_email=settings.DEFAULT_FROM_EMAIL,
-        to=[link.player.email],
+        to=[link.contact_email],
     )
 
 
@@ -196,7 +206,7 @@ def notify_player_link(self: object, link_id: int, again: bool = False) -> int:
     """Email a player their private link; once per key (a regenerated key is sent again),
     unless ``again`` (a director sent it from the player's card)."""
     link = PlayerLink.objects.select_related("tournament", "player").filter(pk=link_id).first()
-    if link is None or not link.player.email or not link.player.notify:
+    if link is None or not link.contact_email or not link.player.notify:
         return 0
     key = f"notified:link:{link.pk}:{link.key}"
     try:

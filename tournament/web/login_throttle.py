@@ -9,11 +9,16 @@ API's token endpoint (tournament/api/auth.py).
   a header of its own, and visitors behind the one nginx are not counted as one. An
   IPv6 address counts as its /64 (one host holds a whole /64). Too many failures from
   one address in a window and that address is refused.
-- Per username, failures earn a refusal window that doubles with each failure past
+- Per account, failures earn a refusal window that doubles with each failure past
   the first few (15 s, 30 s, 1 min ... up to 15 min) and is forgotten on a success.
-  The window holds for strangers only: an address (its /64) or a browser (a signed
-  cookie) the account has logged in from before is let through, so a guesser cannot
-  keep a director out, and still gets a few tries an hour, not millions.
+  The account is the username as Django's login form reads it (NFKC, then casefold):
+  look-alike spellings (fullwidth, mathematical bold) that log in as the account are
+  counted as it.
+- A browser the account logged in from before (a signed cookie) is let past both
+  limits: a guesser, even one on the director's own address (the venue's Wi-Fi),
+  cannot keep its owner out. An address (its /64) the account logged in from before
+  has a backoff of its own: a guesser elsewhere cannot lock the account out of it, but
+  everyone behind it is still slowed per account by the failures made from it.
 
 Counts are cache counters (``add``/``incr``, atomic in Redis: parallel guesses are all
 counted), shared by every worker; with the cache down nobody is refused.
@@ -25,6 +30,7 @@ import hashlib
 import ipaddress
 import math
 import time
+import unicodedata
 from collections.abc import Callable
 
 from django.conf import settings
@@ -51,9 +57,17 @@ KNOWN_COOKIE_SALT = "tournament.web.login_throttle.known"
 KNOWN_COOKIE_ACCOUNTS = 5
 
 
+def account_name(username: object) -> str:
+    """A username as the throttle knows it: normalised as Django's login form normalises
+    it before authenticating (NFKC), then case-folded (and NFKC again: folding can undo
+    it), so that every spelling that logs in as one account is one count."""
+    name = unicodedata.normalize("NFKC", str(username or "")).strip()
+    return unicodedata.normalize("NFKC", name.casefold())[:150]
+
+
 def _account(username: object) -> str:
-    """A username as a cache and cookie key (case-insensitive, a digest: any characters)."""
-    name = str(username or "").strip().casefold()[:150]
+    """A username as a cache and cookie key (``account_name``, a digest: any characters)."""
+    name = account_name(username)
     return hashlib.sha256(name.encode(errors="surrogatepass")).hexdigest()[:32]
 
 
@@ -83,9 +97,21 @@ def _last_key(username: object) -> str:
     return f"login:user:{_account(username)}:last"
 
 
+def _address_digest(request: HttpRequest) -> str:
+    return hashlib.sha256(address_group(request).encode()).hexdigest()[:32]
+
+
 def _known_key(request: HttpRequest, username: object) -> str:
-    digest = hashlib.sha256(address_group(request).encode()).hexdigest()[:32]
-    return f"login:known:{_account(username)}:{digest}"
+    return f"login:known:{_account(username)}:{_address_digest(request)}"
+
+
+def _local_failures_key(request: HttpRequest, username: object) -> str:
+    """The account's failures made from this address (its /64)."""
+    return f"login:user:{_account(username)}:{_address_digest(request)}:failures"
+
+
+def _local_last_key(request: HttpRequest, username: object) -> str:
+    return f"login:user:{_account(username)}:{_address_digest(request)}:last"
 
 
 def _counted(key: str, timeout: int) -> int:
@@ -116,10 +142,13 @@ def _cookie_accounts(request: HttpRequest) -> list[str]:
     return [a for a in str(value).split(":") if a]
 
 
-def known(request: HttpRequest, username: object) -> bool:
-    """Whether the account logged in before from this address (/64) or this browser."""
-    if _account(username) in _cookie_accounts(request):
-        return True
+def known_browser(request: HttpRequest, username: object) -> bool:
+    """Whether the account logged in before from this browser (a valid signed cookie)."""
+    return bool(account_name(username)) and _account(username) in _cookie_accounts(request)
+
+
+def known_address(request: HttpRequest, username: object) -> bool:
+    """Whether the account logged in before from this address (its /64)."""
     try:
         return bool(cache.get(_known_key(request, username)))
     except Exception:
@@ -127,17 +156,28 @@ def known(request: HttpRequest, username: object) -> bool:
 
 
 def refusal(request: HttpRequest, username: object) -> int | None:
-    """Seconds to wait before trying again, or None when the attempt may go ahead."""
+    """Seconds to wait before trying again, or None when the attempt may go ahead.
+
+    A known browser goes ahead; anyone else waits out the address's limit, then the
+    account's backoff: from an address the account logged in from, the failures made
+    from that address; from anywhere else, all of them.
+    """
+    if known_browser(request, username):
+        return None
     try:
         if int(cache.get(_address_key(request), 0)) >= ADDRESS_MAX_FAILURES:
             return ADDRESS_WINDOW_SECONDS
-        if not str(username or "").strip() or known(request, username):
+        if not account_name(username):
             return None
-        found = cache.get_many([_failures_key(username), _last_key(username)])
+        if known_address(request, username):
+            keys = [_local_failures_key(request, username), _local_last_key(request, username)]
+        else:
+            keys = [_failures_key(username), _last_key(username)]
+        found = cache.get_many(keys)
     except Exception:  # cache down: do not lock everybody out
         return None
-    failures = int(found.get(_failures_key(username), 0))
-    last = found.get(_last_key(username))
+    failures = int(found.get(keys[0], 0))
+    last = found.get(keys[1])
     if not failures or last is None:
         return None
     wait = float(last) + user_delay(failures) - time.time()
@@ -145,14 +185,19 @@ def refusal(request: HttpRequest, username: object) -> int | None:
 
 
 def failure_record(request: HttpRequest, username: object) -> None:
-    """Count a failed attempt against the address and the username."""
+    """Count a failed attempt against the address and the account (overall, and from
+    this address)."""
     try:
         _counted(_address_key(request), ADDRESS_WINDOW_SECONDS)
-        if str(username or "").strip():
-            key = _failures_key(username)
-            _counted(key, USER_MEMORY_SECONDS)
-            cache.touch(key, USER_MEMORY_SECONDS)  # remembered from the latest failure
-            cache.set(_last_key(username), time.time(), USER_MEMORY_SECONDS)
+        if account_name(username):
+            now = time.time()
+            for key, last in (
+                (_failures_key(username), _last_key(username)),
+                (_local_failures_key(request, username), _local_last_key(request, username)),
+            ):
+                _counted(key, USER_MEMORY_SECONDS)
+                cache.touch(key, USER_MEMORY_SECONDS)  # remembered from the latest failure
+                cache.set(last, now, USER_MEMORY_SECONDS)
     except Exception:
         return
 
@@ -165,6 +210,9 @@ def success_record(
     try:
         cache.delete_many([_failures_key(username), _last_key(username)])
         if request is not None:
+            cache.delete_many(
+                [_local_failures_key(request, username), _local_last_key(request, username)]
+            )
             cache.set(_known_key(request, username), 1, KNOWN_SECONDS)
     except Exception:
         pass

@@ -97,7 +97,10 @@ class PlayerEditForm(AskToConfirm):
 
     name = forms.CharField(max_length=120)
     email = forms.EmailField(
-        required=False, help_text="Where their private link goes when you email it."
+        required=False,
+        help_text="Where this tournament's notices go (their private link, match ready, "
+        "reminders). For a player also in tournaments you do not direct, it is this "
+        "tournament's contact only: their own email stays as it is.",
     )
     club = forms.CharField(max_length=120, required=False)
     country = forms.CharField(
@@ -108,10 +111,10 @@ class PlayerEditForm(AskToConfirm):
     confirm_label = "Yes, this is another person of that name"
     confirm_help = "Tick it if they are different people, and save again."
 
-    def __init__(self, *args: Any, player: Player, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, player: Player, email: str | None = None, **kwargs: Any) -> None:
         kwargs["initial"] = {
             "name": player.name,
-            "email": player.email,
+            "email": player.email if email is None else email,
             "club": player.club,
             "country": player.country,
         }

@@ -10,6 +10,7 @@ from django.http import Http404
 from matches.models import Match
 from tournament.models import Entry, Event, Player, RatingChange
 from tournament.public.selectors.common import matches_with_players
+from tournament.selectors import players_visible_to
 
 
 @dataclass(frozen=True)
@@ -39,8 +40,8 @@ class PlayerPage:
 
 def player_page(player_id: int) -> PlayerPage:
     """A player with their public events, matches and rating history."""
-    try:
-        player = Player.objects.get(pk=player_id)
+    try:  # a player seen only in private tournaments is not found (the page is public)
+        player = players_visible_to(None).get(pk=player_id)
     except Player.DoesNotExist:
         raise Http404("No such player") from None
     entries = list(
