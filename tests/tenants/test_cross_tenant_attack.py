@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from django.core import mail
 from django.test import Client
-from tournament.notifications import notify_match_ready
 
 from tests.factories import (
     EntryFactory,
@@ -24,6 +23,7 @@ from tests.factories import (
 )
 from tournament.models import Entry, Player, PlayerLink
 from tournament.pages.caching import clear_caches
+from tournament.tasks.notifications import notify_match_ready
 
 pytestmark = pytest.mark.django_db
 

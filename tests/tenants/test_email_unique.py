@@ -101,7 +101,18 @@ def test_the_migration_keeps_the_oldest_and_moves_the_others_address_to_their_to
     from django.db.migrations.executor import MigrationExecutor
 
     executor = MigrationExecutor(connection)
-    before = [("tournament", "0004_tenants_player_link_email")]
+    # The state before the dedupe: the contact field, and every other branch's migrations
+    # that the merge joins (their columns are in the table the old models write to).
+    merge = executor.loader.graph.leaf_nodes("tournament")[0]
+    dedupe = ("tournament", "0005_tenants_player_email_dedupe")
+    ahead, nodes = set(), [executor.loader.graph.node_map[dedupe]]
+    while nodes:
+        node = nodes.pop()
+        ahead.add(node.key)
+        nodes.extend(node.children)
+    parents = executor.loader.graph.node_map[merge].parents
+    others = sorted(parent.key for parent in parents if parent.key not in ahead)
+    before = [*others, ("tournament", "0004_tenants_player_link_email")]
     executor.migrate(before)
     old = executor.loader.project_state(before).apps
     OldPlayer = old.get_model("tournament", "Player")

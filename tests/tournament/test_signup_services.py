@@ -183,3 +183,27 @@ def test_the_deadline_is_compared_with_now(event):
     Event.objects.filter(pk=event.pk).update(signup_deadline=timezone.now() + dt.timedelta(hours=1))
     event.refresh_from_db()
     assert _sign(event, 0).entry.status == Entry.Status.REGISTERED
+
+
+def test_a_sign_up_with_another_players_email_never_reaches_into_that_player(
+    event, django_capture_on_commit_callbacks, eager_tasks
+):
+    """The address becomes this tournament's contact for a new record: the owner's own
+    email, name and links elsewhere stay as they were, and the notice carries only the
+    new record's link."""
+    owner = PlayerFactory(name="Sue Owner", email="sue@example.org")
+    with django_capture_on_commit_callbacks(execute=True):
+        done = entry_signup(event=event, name="Mallory", email="SUE@example.org")
+    owner.refresh_from_db()
+    assert (owner.name, owner.email) == ("Sue Owner", "sue@example.org")
+    newcomer = done.entry.player
+    assert newcomer.pk != owner.pk
+    assert newcomer.email == ""
+    assert done.link.email.casefold() == "sue@example.org"
+    [notice] = mail.outbox
+    assert notice.to == ["SUE@example.org"]
+    assert f"/r/{done.link.key}/" in notice.body
+    assert not owner.links.exists()
+    with pytest.raises(Invalid) as again:
+        entry_signup(event=event, name="Mallory", email="sue@example.org")
+    assert again.value.code == "already-signed-up"

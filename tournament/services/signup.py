@@ -30,8 +30,8 @@ from tournament import page_cache
 from tournament.models import Entry, Event, Player, PlayerLink, User
 from tournament.services.common import ACTIVE
 from tournament.services.entries import entry_register
-from tournament.services.player_links import player_link_ensure
-from tournament.services.players import player_create
+from tournament.services.player_links import contact_emails, player_link_ensure
+from tournament.services.players import player_contact_set, player_create
 from tournament.signals import announce_signup_notice
 
 #: Entries that hold or wait for a place (a second sign-up with their email is refused).
@@ -117,14 +117,22 @@ def entry_signup(
         event = Event.objects.select_for_update(no_key=True).get(pk=event.pk)
         if problem := signup_open_problem(event):
             raise refuse(problem, code="signup-closed")
-        if event.entries.filter(status__in=SIGNED, player__email__iexact=email).exists():
+        same_email = Q(player__email__iexact=email) | Q(
+            player__links__tournament_id=event.tournament_id, player__links__email__iexact=email
+        )
+        if event.entries.filter(same_email, status__in=SIGNED).exists():
             raise refuse(
                 f"This email is already signed up for {event.name}: its private link was "
                 "sent to it, and withdraws from there.",
                 code="already-signed-up",
                 field="email",
             )
-        player = player_create(name=name, email=email, club=club, country=country)
+        # A sign-up never reaches into an existing identity: an address another player
+        # owns becomes this tournament's contact for the new player, not their own email.
+        taken = Player.objects.filter(email__iexact=email).exists()
+        player = player_create(name=name, email="" if taken else email, club=club, country=country)
+        if taken:
+            player_contact_set(tournament=event.tournament, player=player, email=email)
         entry = entry_register(event=event, player=player)
         entry.signed_up = True
         entry.save(update_fields=["signed_up"])
@@ -205,13 +213,19 @@ def waiting_promote(*, event: Event) -> list[Entry]:
 def signup_namesakes(entries: list[Entry]) -> dict[int, list[Player]]:
     """For the console: each signed-up entry's other players with its name or email."""
     found: dict[int, list[Player]] = {}
+    signed = [entry for entry in entries if entry.signed_up]
+    contacts = (
+        contact_emails(signed[0].event.tournament_id, [e.player_id for e in signed])
+        if signed
+        else {}
+    )
     for entry in entries:
         if not entry.signed_up:
             continue
         player = entry.player
         same = Q(name__iexact=" ".join(player.name.split()))
-        if player.email:
-            same |= Q(email__iexact=player.email)
+        for email in {player.email, contacts.get(player.pk, "")} - {""}:
+            same |= Q(email__iexact=email)
         others = list(Player.objects.filter(same).exclude(pk=player.pk).order_by("pk")[:3])
         if others:
             found[entry.pk] = others

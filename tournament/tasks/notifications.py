@@ -25,7 +25,7 @@ from matches.names import distinct_names
 from tournament import outbox, signals
 from tournament.models import Entry, PlayerLink, Tournament, User
 from tournament.services.directors import set_password_path
-from tournament.services.player_links import player_link_ensure
+from tournament.services.player_links import contact_emails, player_link_ensure
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +143,6 @@ def notify_match_ready(self: object, match_id: int) -> int:
         if Match.objects.filter(pk=match_id, status=Match.Status.COMPLETE).exists():
             log.info("match %s was played before its notice could go out: none sent", match_id)
         return 0
-    from tournament.services.player_links import contact_emails
 
     messages = []
     keys = []
@@ -300,7 +299,9 @@ SIGNUP_NOTICES = {
 }
 
 
-def signup_message(entry: Entry, notice: str, position: int | None = None) -> EmailMessage:
+def signup_message(
+    entry: Entry, notice: str, position: int | None = None, address: str = ""
+) -> EmailMessage:
     """The notice of a sign-up (``notice``: a key of ``SIGNUP_NOTICES``), with the link
     the player follows, and withdraws from."""
     event = entry.event
@@ -318,7 +319,7 @@ def signup_message(entry: Entry, notice: str, position: int | None = None) -> Em
         subject=header_text(subject.format(event=event.name)),
         body="\n".join(lines) + "\n",
         from_email=settings.DEFAULT_FROM_EMAIL,
-        to=[entry.player.email],
+        to=[address or entry.player.email],
     )
 
 
@@ -326,7 +327,10 @@ def signup_message(entry: Entry, notice: str, position: int | None = None) -> Em
 def notify_signup(self: object, entry_id: int, notice: str, position: int | None = None) -> int:
     """Email a sign-up notice; once per entry, notice and place on the list."""
     entry = Entry.objects.select_related("event__tournament", "player").filter(pk=entry_id).first()
-    if entry is None or not entry.player.email or notice not in SIGNUP_NOTICES:
+    if entry is None or notice not in SIGNUP_NOTICES:
+        return 0
+    address = contact_emails(entry.event.tournament_id, [entry.player_id]).get(entry.player_id)
+    if not address:
         return 0
     key = f"notified:signup:{entry.pk}:{notice}:{position}"
     try:
@@ -334,7 +338,8 @@ def notify_signup(self: object, entry_id: int, notice: str, position: int | None
             return 0
     except Exception:  # cache down: better twice than never
         log.warning("cache unavailable; sending sign-up notice %s without dedupe", entry.pk)
-    sent = send_all([signup_message(entry, notice, position)], f"sign-up {entry.pk} {notice}")
+    message = signup_message(entry, notice, position, address)
+    sent = send_all([message], f"sign-up {entry.pk} {notice}")
     try:
         cache.set(key, 1, SENT_TTL)
     except Exception:
