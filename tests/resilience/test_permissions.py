@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -22,7 +23,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from matches.models import Match, Submission
 from tests.resilience.world import World, build_world
 from tournament import services
-from tournament.models import Entry, Event, Series
+from tournament.models import Entry, Event, Series, SidePool
+from tournament.services.side_pools import side_pool_create
 
 pytestmark = pytest.mark.django_db
 
@@ -47,6 +49,7 @@ class Scene:
     world: World
     match: Match  # round 1, slot 0: player vs opponent
     series: Series
+    pool: SidePool
 
     def __getattr__(self, name: str) -> Any:
         w = self.world
@@ -64,6 +67,9 @@ class Scene:
             "td": w.director.pk,  # the tournament's only director: removing them is refused
             # An entry far from M: withdrawing or checking it in touches nobody here.
             "entry": w.matches(1)[-1].entry2_id,
+            # The key holder's own entry (drawn: their link may not withdraw it, 400).
+            "own_entry": self.match.entry1_id,
+            "pool_id": self.pool.pk,
         }
         if name in values:
             return values[name]
@@ -90,6 +96,8 @@ MATRIX: list[Row] = [
     Row("GET", "/t/{slug}/", "public"),
     Row("GET", "/t/{slug}/scoreboard/", "public"),
     Row("GET", "/t/{slug}/scoreboard/live/", "public"),
+    Row("GET", "/t/{slug}/board/", "public"),
+    Row("GET", "/t/{slug}/board/live/", "public"),
     Row("GET", "/t/{slug}/players/", "public"),
     Row("GET", "/t/{slug}/{eslug}/", "public"),
     Row("GET", "/t/{slug}/{eslug}/live/", "public"),
@@ -98,6 +106,8 @@ MATRIX: list[Row] = [
     Row("GET", "/t/{slug}/{eslug}/draws/{draw}/", "public"),
     Row("GET", "/t/{slug}/{eslug}/results.csv", "public"),
     Row("GET", "/t/{slug}/{eslug}/matches.zip", "public"),
+    Row("GET", "/t/{slug}/{eslug}/final/", "public"),
+    Row("GET", "/t/{slug}/{eslug}/signup/", "public"),
     Row("GET", "/matches/{m}/", "public"),
     Row("GET", "/matches/{m}/live/", "public"),
     Row("GET", "/players/{p}/", "public"),
@@ -110,6 +120,8 @@ MATRIX: list[Row] = [
     Row("GET", "/r/{key}/", "link"),
     Row("GET", "/r/{key}/results/", "link"),
     Row("GET", "/r/{key}/emails/", "link"),
+    Row("GET", "/r/{key}/entries/", "link"),
+    Row("POST", "/r/{key}/entries/{own_entry}/withdraw/", "link", {}),  # drawn: 400
     Row("POST", "/r/{key}/matches/{m}/game/", "link", {}),
     Row("POST", "/r/{key}/matches/{m}/record/", "link", {}),
     Row("POST", "/r/{key}/matches/{m}/confirm/", "link", {}),
@@ -131,12 +143,17 @@ MATRIX: list[Row] = [
     Row("GET", "/director/t/{slug}/events/{eslug}/settings/", "director"),
     Row("POST", "/director/t/{slug}/events/{eslug}/settings/", "director", {}),
     Row("POST", "/director/t/{slug}/events/{eslug}/entries/", "director", {}),
+    Row("POST", "/director/t/{slug}/events/{eslug}/entries/bulk/", "director", {}),
+    Row("POST", "/director/t/{slug}/events/{eslug}/entries/{entry}/approve/", "director", {}),
+    Row("POST", "/director/t/{slug}/events/{eslug}/side-pools/", "director", {}),
+    Row("POST", "/director/t/{slug}/events/{eslug}/side-pools/{pool_id}/", "director", {}),
     Row("POST", "/director/t/{slug}/events/{eslug}/entries/{entry}/check-in/", "director", {}),
     Row("POST", "/director/t/{slug}/events/{eslug}/entries/{entry}/withdraw/", "director", {}),
     Row("GET", "/director/t/{slug}/events/{eslug}/entries/{entry}/withdraw/", "director"),
     Row("POST", "/director/t/{slug}/events/{eslug}/entries/{entry}/withdraw/undo/", "director", {}),
     Row("GET", "/director/t/{slug}/player-links/", "director"),
     Row("POST", "/director/t/{slug}/player-links/email/", "director", {}),
+    Row("POST", "/director/t/{slug}/player-links/{p}/email/", "director", {}),
     Row("GET", "/director/t/{slug}/player-links/{p}/regenerate/", "director"),
     Row("POST", "/director/t/{slug}/player-links/{p}/regenerate/", "director", {}),
     Row("GET", "/director/t/{slug}/players/{p}/", "director"),
@@ -150,12 +167,15 @@ MATRIX: list[Row] = [
     Row("POST", "/director/t/{slug}/events/{eslug}/draw/", "director", {}),
     Row("POST", "/director/t/{slug}/events/{eslug}/lengths/", "director", {}),
     Row("POST", "/director/t/{slug}/events/{eslug}/rounds/{r2}/start/", "director", {}),
+    Row("POST", "/director/t/{slug}/events/{eslug}/rounds/{r2}/minutes/", "director", {}),
     Row("POST", "/director/t/{slug}/events/{eslug}/rounds/next/", "director", {}),
     Row("GET", "/director/t/{slug}/events/{eslug}/matches/", "director"),
     Row("GET", "/director/t/{slug}/matches/{m}/", "director"),
     Row("POST", "/director/t/{slug}/matches/{m}/score/", "director", {}),
     Row("POST", "/director/t/{slug}/matches/{m}/games/", "director", {}),
     Row("POST", "/director/t/{slug}/matches/{m}/forfeit/", "director", {}),
+    Row("POST", "/director/t/{slug}/matches/{m}/reopen/", "director", {}),
+    Row("POST", "/director/t/{slug}/matches/{m}/analysis/", "director", {}),
     Row("POST", "/director/t/{slug}/matches/{m}/penalty/", "director", {}),
     Row("POST", "/director/t/{slug}/matches/{m}/correct/", "director", {}),
     Row("POST", "/director/t/{slug}/matches/{m}/table/", "director", {}),
@@ -177,6 +197,13 @@ MATRIX: list[Row] = [
     api("GET", "/matches/", "public"),
     api("GET", "/matches/{m}/", "public"),
     api("GET", "/series/{series_slug}/leaderboard/", "public"),
+    api("GET", "/events/{event}/places/", "public"),  # unfinished: 400
+    api("GET", "/matches/{m}/analysis/", "public"),
+    api("GET", "/players/{p}/analysis/", "public"),
+    api("GET", "/events/{event}/analysis/", "public"),
+    api("GET", "/tournaments/{slug}/analysis/", "public"),
+    api("GET", "/tournaments/{slug}/analysis.csv", "public"),
+    api("POST", "/events/{event}/signup/", "public", {}),  # no name: 400
     # ---- API: managing -----------------------------------------------------------
     api("POST", "/players/", "any_director", {}),
     api("POST", "/players/import/", "any_director", {}),
@@ -191,6 +218,10 @@ MATRIX: list[Row] = [
     api("POST", "/entries/{entry}/check-in/", "director", {}),
     api("POST", "/entries/{entry}/withdraw/", "director", {}),
     api("POST", "/entries/{entry}/withdraw/undo/", "director", {}),
+    api("POST", "/entries/{entry}/approve/", "director", {}),
+    api("POST", "/events/{event}/entries/paid/", "director", {}),
+    api("POST", "/events/{event}/entries/check-in/", "director", {}),
+    api("POST", "/matches/{m}/analysis/rerun/", "director", {}),
     api("GET", "/tournaments/{slug}/player-links/", "director"),
     api("POST", "/tournaments/{slug}/player-links/{p}/regenerate/", "director", {}),
     api("PATCH", "/tournaments/{slug}/player-links/{p}/", "director", {}),  # no email: 400
@@ -233,7 +264,8 @@ def make_scene() -> Scene:
     series = Series.objects.create(name="Club Series", slug=f"series-{world.tournament.pk}")
     world.tournament.series = series
     world.tournament.save(update_fields=["series"])
-    return Scene(world=world, match=world.matches(1)[0], series=series)
+    pool = side_pool_create(event=world.event, name="Side", stake=Decimal("5"), payout_split=[100])
+    return Scene(world=world, match=world.matches(1)[0], series=series, pool=pool)
 
 
 def _clients(scene: Scene) -> dict[str, Client]:
