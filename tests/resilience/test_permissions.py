@@ -21,7 +21,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from matches.models import Match, Submission
-from tests.resilience.world import World, build_world
+from tests.resilience.world import World, build_world, play_to_end
 from tournament import services
 from tournament.models import Entry, Event, Series, SidePool
 from tournament.services.side_pools import side_pool_create
@@ -452,3 +452,121 @@ def test_the_links_of_a_finished_event_have_expired(linked: Scene) -> None:
     )
     assert api.status_code == 403
     assert not Submission.objects.exists()
+
+
+# ---- a private tournament, seen from another tenant -------------------------------------
+
+#: Placeholders that name a thing of the tournament (``key`` is a credential, not a name).
+_SCOPED = {"slug", "eslug", "event", "m", "r1", "r2", "p", "draw", "entry", "own_entry"}
+_SCOPED |= {"pool_id", "td"}  # a series is shared: its pages count public tournaments only
+
+
+def _placeholders(path: str) -> set[str]:
+    import string
+
+    return {name for _, name, _, _ in string.Formatter().parse(path) if name}
+
+
+def _private_scene() -> Scene:
+    """The scene with its tournament private, and the other director's own tournament
+    holding an event of the same slug (so that a console address can mix the two)."""
+    from tournament.pages.caching import clear_caches
+
+    scene = make_scene()
+    scene.world.tournament.is_public = False
+    scene.world.tournament.save(update_fields=["is_public"])
+    services.event_create(tournament=scene.world.other_tournament, name="Main", match_lengths=[3])
+    play_to_end(scene.world.matches(1)[1])  # results to show: tables, exports, histories
+    clear_caches()
+    return scene
+
+
+def _secrets(scene: Scene) -> list[str]:
+    """What another tenant must never read of the private tournament."""
+    w = scene.world
+    return [w.tournament.name, *(p.name for p in w.players), scene.key]
+
+
+def _leaks(response: Any, secrets: list[str]) -> list[str]:
+    if response.status_code >= 300 or response.get("Content-Type", "").startswith("image/"):
+        return []
+    body = b"".join(response.streaming_content) if response.streaming else response.content
+    text = body.decode("utf-8", "replace")
+    return [s for s in secrets if s in text]
+
+
+def test_a_private_tournament_is_out_of_reach_of_another_director_and_anonymous() -> None:
+    """Every row of the matrix against a private tournament: whatever names one of its
+    things (slug, event, match, round, player, entry, draw, pool, series) is 404/403 to
+    the director of another tournament and to anybody signed out, and no answer of any
+    route (lists, searches, exports, the other director's own pages) names its players,
+    its name or a private key. Private links stay credentials of their own."""
+    scene = _private_scene()
+    clients = _clients(scene)
+    secrets = _secrets(scene)
+    stored = Submission.objects.count()
+    wrong: list[str] = []
+    for row in MATRIX:
+        names = _placeholders(row.path)
+        if "key" in names:
+            continue  # the link is the credential: tested apart
+        for role in ("other_director", "anonymous"):
+            response = _send(clients[role], row, scene)
+            if (
+                names & _SCOPED
+                and response.status_code not in (401, 403, 404)
+                and not (
+                    response.status_code == 302
+                    and "/accounts/login/" in response.get("Location", "")
+                )
+            ):
+                wrong.append(f"{row.method} {row.path} as {role}: {response.status_code}")
+                continue
+            if leaked := _leaks(response, secrets):
+                wrong.append(f"{row.method} {row.path} as {role}: shows {leaked}")
+            if names & _IDS and not names & {"slug", "eslug"}:
+                # Enumerating ids tells nothing: a hidden thing answers as a missing one.
+                missing = row.path.format_map(_Missing(scene, names & _IDS))
+                absent = _send(
+                    clients[role], Row(row.method, missing, row.rule, row.body, row.api), scene
+                )
+                if absent.status_code != response.status_code:
+                    wrong.append(
+                        f"{row.method} {row.path} as {role}: {response.status_code} when hidden,"
+                        f" {absent.status_code} when missing"
+                    )
+    assert Submission.objects.count() == stored
+    assert not wrong, "\n".join(wrong)
+
+
+_IDS = {"event", "m", "r1", "r2", "p", "draw", "entry", "own_entry", "pool_id"}
+
+
+class _Missing(Lookup):
+    """The scene's values, but ``names``: ids that name nothing."""
+
+    def __init__(self, scene: Scene, names: set[str]) -> None:
+        super().__init__(scene)
+        self.update(dict.fromkeys(names, 10**9))
+
+
+def test_a_directors_own_address_does_not_reach_another_tournaments_things() -> None:
+    """The console and the API behind the other director's own tournament slug, with the
+    ids of the private tournament's match, round, player, entry, draw and pool: 404."""
+    scene = _private_scene()
+    own = scene.world.other_tournament.slug
+    client = _clients(scene)["other_director"]
+    stored = Submission.objects.count()
+    wrong: list[str] = []
+    for row in MATRIX:
+        names = _placeholders(row.path)
+        if "slug" not in names or not (names & _SCOPED) - {"slug", "eslug"}:
+            continue
+        mixed = Row(row.method, row.path.replace("{slug}", own), row.rule, row.body, row.api)
+        response = _send(client, mixed, scene)
+        if response.status_code not in (403, 404):
+            wrong.append(f"{row.method} {mixed.path}: {response.status_code}")
+        if leaked := _leaks(response, _secrets(scene)):
+            wrong.append(f"{row.method} {mixed.path}: shows {leaked}")
+    assert Submission.objects.count() == stored
+    assert not wrong, "\n".join(wrong)
