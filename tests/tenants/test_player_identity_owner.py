@@ -58,7 +58,8 @@ def test_the_console_shows_them_read_only_and_says_why(
     assert page.status_code == 200
     assert 'id="identity-locked"' in html
     assert "tournaments you do not direct" in html
-    assert 'name="name"' in html and "disabled" in html.split('name="name"')[1].split(">")[0]
+    assert 'name="name"' in html
+    assert "disabled" in html.split('name="name"')[1].split(">")[0]
     # A forged form changes nothing of them; this tournament's contact is still B's.
     form = {"name": "Mallory", "club": "Evil", "country": "XX", "email": "b@example.org"}
     assert client.post(url, form).status_code == 302
@@ -70,7 +71,7 @@ def test_the_console_shows_them_read_only_and_says_why(
 def test_a_director_of_every_tournament_the_player_is_in_and_staff_may(
     shared: tuple[Player, object, object],
 ) -> None:
-    player, alice, bob = shared
+    player, _alice, bob = shared
     staff = UserFactory(is_staff=True)
     done = token_client(staff).patch(
         f"/api/players/{player.pk}/", {"name": "Susan Shared"}, format="json"
