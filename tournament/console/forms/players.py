@@ -120,7 +120,7 @@ class PlayerEditForm(AskToConfirm):
         **kwargs: Any,
     ) -> None:
         """``identity_locked``: why the name, club and country are not this director's to
-        change (shown, the fields read-only); empty when they are."""
+        change (the page shows it; the fields are read-only); empty when they are."""
         kwargs["initial"] = {
             "name": player.name,
             "email": player.email if email is None else email,
@@ -131,7 +131,7 @@ class PlayerEditForm(AskToConfirm):
         if identity_locked:
             for field in ("name", "club", "country"):
                 self.fields[field].disabled = True
-            self.fields["name"].help_text = identity_locked
+            self.fields["name"].help_text = "Read-only here: see why above."
         if self.is_bound and self.fields["confirm_new"].clean(self.data.get("confirm_new")):
             self.ask_to_confirm()  # ticked once: stays in sight, never silently kept
 
