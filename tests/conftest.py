@@ -140,10 +140,11 @@ def _drop_abandoned_test_databases() -> None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     _gnubg_tests(config, items)
-    for item in items:
-        # One xdist worker runs every browser test: one Chromium, not one per worker.
-        if "browser" in item.keywords:
-            item.add_marker(pytest.mark.xdist_group("browser"))
+    if config.pluginmanager.hasplugin("xdist"):
+        for item in items:
+            # One xdist worker runs every browser test: one Chromium, not one per worker.
+            if "browser" in item.keywords:
+                item.add_marker(pytest.mark.xdist_group("browser"))
     if ON_SERVICES:
         skip = pytest.mark.skip(
             reason="about the embedded default (SQLite, eager tasks, local-memory cache): "
