@@ -60,3 +60,46 @@ def test_an_eager_upload_answers_before_the_analysis_runs(
         match.entry2.player_id,
     ]
     assert all(p["pr"] == round(p["error_rate_memg"] / 2, 2) for p in data["players"])
+
+
+def test_the_first_background_analysis_takes_up_those_a_dead_process_left(
+    analysis_on, eager_tasks, settings, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """A process that died mid-analysis left it running with a stale heartbeat; no beat
+    runs the sweep without a broker: the next process' first analysis does."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    settings.ANALYSIS_IN_THREAD = True
+    monkeypatch.setattr(analysis_thread, "_started", False)  # a fresh process
+    b = make_bracket(3)
+    t = b.event.tournament
+    t.analysis_plies = 0
+    t.save()
+    stale = timezone.now() - dt.timedelta(minutes=10)
+    assert analysis_thread.SLOTS.acquire(timeout=60)
+    try:
+        for match, name in ((b.first, "analysis/a01_3pt.mat"), (b.second, "gnubg/m02_3pt.sgf")):
+            with (DATA / name).open("rb") as f:
+                answer = b.link_client(match, 1).post(
+                    f"/api/matches/{match.pk}/record/",
+                    {"file": f, "first_is": match.entry1.player_id},
+                    format="multipart",
+                )
+            assert answer.status_code == 201, answer.json()
+            if match == b.first:  # its process dies: running, heartbeat stopped
+                analysis_thread.SLOTS.release()
+                assert analysis_thread.wait(timeout=600)
+                assert analysis_thread.SLOTS.acquire(timeout=60)
+                Analysis.objects.filter(match=match).update(
+                    status="running", heartbeat_at=stale, plies_done=None
+                )
+                monkeypatch.setattr(analysis_thread, "_started", False)
+        lost = Analysis.objects.get(match=b.first)
+        assert lost.status == "running"
+        assert analysis_thread.running() == 2  # the new upload's and the lost one's
+    finally:
+        analysis_thread.SLOTS.release()
+    assert analysis_thread.wait(timeout=600)
+    assert sorted(Analysis.objects.values_list("status", flat=True)) == ["done", "done"]

@@ -39,16 +39,33 @@ def queue_analysis(sender: object, *, analysis_id: int, **kwargs: object) -> Non
     Without a broker (tasks run eagerly) it runs in a background thread instead
     (setting ``ANALYSIS_IN_THREAD``, on by default), never in the request.
     """
-    from tournament.celery import app
-    from tournament.tasks import analysis_thread
-
-    if app.conf.task_always_eager and getattr(settings, "ANALYSIS_IN_THREAD", True):
-        analysis_thread.start(analysis_id)
-        return
     try:
-        analyse_match.delay(analysis_id)
+        dispatch(analysis_id)
     except Exception:
         log.warning("could not queue analysis %s; the sweep will retry", analysis_id, exc_info=True)
+
+
+def in_thread() -> bool:
+    """Whether analyses run in this process' background thread (no broker: Celery eager)."""
+    from tournament.celery import app
+
+    return bool(app.conf.task_always_eager) and bool(getattr(settings, "ANALYSIS_IN_THREAD", True))
+
+
+def dispatch(analysis_id: int) -> None:
+    """Send the analysis to its queue, or to a background thread when there is no broker.
+
+    The first background analysis of a process also takes up the analyses a previous
+    process left behind (its threads died with it; no beat runs the sweep there).
+    """
+    if not in_thread():
+        analyse_match.delay(analysis_id)
+        return
+    from tournament.tasks import analysis_thread
+
+    analysis_thread.start(analysis_id)
+    if analysis_thread.first_start():
+        sweep_analyses()
 
 
 @shared_task(
@@ -107,8 +124,14 @@ def sweep_analyses() -> int:
     from matches.services.analysis import analyses_lost
 
     lost = analyses_lost()
+    threads = in_thread()
     for analysis_id in lost:
-        analyse_match.delay(analysis_id)
+        if threads:
+            from tournament.tasks import analysis_thread
+
+            analysis_thread.start(analysis_id)
+        else:
+            analyse_match.delay(analysis_id)
     if lost:
         log.info("sweep queued %d analyses again", len(lost))
     return len(lost)

@@ -7,8 +7,9 @@ match page shows the analysis queued, then running, then its figures. One gnubg 
 time per process (``SLOTS``); each thread closes its database connection at the end.
 
 A thread dies with its process: an analysis it was running stays ``running`` with a
-stale heartbeat (or ``queued``) until the sweep (``sweep_analyses``) or a director's
-re-run takes it up again. Tests wait for the threads with :func:`wait`.
+stale heartbeat (or ``queued``); the next process' first background analysis runs the
+sweep (``sweep_analyses``), which starts a thread for each such analysis. Tests wait for
+the threads with :func:`wait`.
 """
 
 from __future__ import annotations
@@ -25,6 +26,15 @@ SLOTS = threading.BoundedSemaphore(1)
 
 _lock = threading.Lock()
 _running: set[threading.Thread] = set()
+_started = False
+
+
+def first_start() -> bool:
+    """``True`` once per process: at its first background analysis (then the sweep runs)."""
+    global _started
+    with _lock:
+        first, _started = not _started, True
+    return first
 
 
 def start(analysis_id: int) -> threading.Thread:
