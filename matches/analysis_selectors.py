@@ -59,13 +59,37 @@ def analysis_current(match_id: int) -> Analysis | None:
     )
 
 
+class Viewer:
+    """Who reads the figures, with one director check per tournament (no query per match).
+
+    Figures are seen by everyone when the tournament shows them before the end (its
+    setting) or once the event is finished, otherwise by its directors only; a private
+    tournament's by its directors only.
+    """
+
+    def __init__(self, user: Any) -> None:
+        self.user = user
+        self._directs: dict[int, bool] = {}
+
+    def directs(self, tournament_id: int) -> bool:
+        if tournament_id not in self._directs:
+            self._directs[tournament_id] = is_director(user=self.user, tournament_id=tournament_id)
+        return self._directs[tournament_id]
+
+    def sees(self, match: Match) -> bool:
+        """Whether the match's figures are shown (``match.event.tournament`` loaded with it)."""
+        event = match.event
+        tournament = event.tournament
+        if not tournament.is_public and not self.directs(tournament.pk):
+            return False
+        if tournament.analysis_public or event.status == "finished":
+            return True
+        return self.directs(tournament.pk)
+
+
 def figures_visible(match: Match, user: Any) -> bool:
     """Whether ``user`` may see the match's analysis figures (the status is always shown)."""
-    event = match.event
-    tournament = event.tournament
-    if tournament.analysis_public or event.status == "finished":
-        return True
-    return is_director(user=user, tournament_id=event.tournament_id)
+    return Viewer(user).sees(match)
 
 
 def _figures_rows(analysis: Analysis) -> list[AnalysisFigures]:
@@ -217,10 +241,11 @@ def pr_table(user: Any, **where: Any) -> list[PrRow]:
     current: dict[int, Analysis] = {}
     for a in analyses:
         current.setdefault(a.match_id, a)
+    viewer = user if isinstance(user, Viewer) else Viewer(user)
     chosen = {
         a.pk: a
         for a in current.values()
-        if a.status == Analysis.Status.DONE and figures_visible(a.match, user)
+        if a.status == Analysis.Status.DONE and viewer.sees(a.match)
     }
     if not chosen:
         return []
@@ -246,12 +271,13 @@ def player_history(player_id: int, user: Any) -> list[dict[str, Any]]:
     )
     by_match: dict[int, AnalysisFigures] = {}
     current = current_done({f.analysis.match_id for f in figures})
+    viewer = user if isinstance(user, Viewer) else Viewer(user)
     for f in figures:
         match = f.analysis.match
         chosen = current.get(match.pk)
         if chosen is None or chosen.pk != f.analysis_id or f.plies != chosen.plies:
             continue
-        if figures_visible(match, user):
+        if viewer.sees(match):
             by_match[match.pk] = f
     history = [
         {
@@ -269,3 +295,29 @@ def player_history(player_id: int, user: Any) -> list[dict[str, Any]]:
     ]
     history.sort(key=lambda h: str(h["analysed_at"]))
     return history
+
+
+def pr_summary(user: Any, **where: Any) -> dict[str, Any]:
+    """The PR table of the matches ``where`` names with its label and how many matches
+    it counts (the event API embeds it); two queries at most."""
+    rows = pr_table(user, **where)
+    return {
+        "label": PR_LABEL,
+        "note": PR_NOTE,
+        "matches_analysed": len({m for row in rows for _, m in row.prs}),
+        "players": [row.as_dict() for row in rows],
+    }
+
+
+def player_summary(player_id: int, user: Any) -> dict[str, Any]:
+    """A player's PR per analysed match with its average and best (the player API embeds it)."""
+    history = player_history(player_id, user)
+    prs = [h["pr"] for h in history]
+    return {
+        "label": PR_LABEL,
+        "note": PR_NOTE,
+        "matches_analysed": len(history),
+        "average_pr": round(sum(prs) / len(prs), 2) if prs else None,
+        "best_pr": min(prs) if prs else None,
+        "matches": history,
+    }

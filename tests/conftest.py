@@ -140,10 +140,11 @@ def _drop_abandoned_test_databases() -> None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     _gnubg_tests(config, items)
-    for item in items:
-        # One xdist worker runs every browser test: one Chromium, not one per worker.
-        if "browser" in item.keywords:
-            item.add_marker(pytest.mark.xdist_group("browser"))
+    if config.pluginmanager.hasplugin("xdist"):
+        for item in items:
+            # One xdist worker runs every browser test: one Chromium, not one per worker.
+            if "browser" in item.keywords:
+                item.add_marker(pytest.mark.xdist_group("browser"))
     if ON_SERVICES:
         skip = pytest.mark.skip(
             reason="about the embedded default (SQLite, eager tasks, local-memory cache): "
@@ -184,8 +185,11 @@ def _gnubg_tests(config: pytest.Config, items: list[pytest.Item]) -> None:
 @pytest.fixture(autouse=True)
 def _analysis_off_unless_asked(settings: Any) -> None:
     """Uploads elsewhere in the suite are not analysed (gnubg would load the machine);
-    the analysis tests turn it on (``analysis_on``)."""
+    the analysis tests turn it on (``analysis_on``). Eager analyses run in the task's
+    caller, not in a background thread, so that tests on uncommitted data see them run
+    (``tests/analysis/test_analysis_background.py`` tests the thread)."""
     settings.ANALYSIS_AUTO = False
+    settings.ANALYSIS_IN_THREAD = False
 
 
 @pytest.fixture(scope="session")

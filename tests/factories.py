@@ -33,7 +33,10 @@ class PlayerFactory(DjangoModelFactory):
         model = Player
 
     name = factory.Sequence(lambda n: f"Player {n:04d}")
-    email = factory.LazyAttribute(lambda p: f"{p.name.lower().replace(' ', '.')}@example.org")
+    # Unique like the database asks (case-insensitive): players may share a name.
+    email = factory.LazyAttributeSequence(
+        lambda p, n: f"{p.name.lower().replace(' ', '.')}.{n}@example.org"
+    )
     club = "Club Nord"
     rating = factory.Sequence(lambda n: 1500.0 + (n * 37) % 400)
 

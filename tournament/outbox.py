@@ -26,7 +26,7 @@ from tournament.models import OutboxTask
 
 log = logging.getLogger(__name__)
 
-#: The name of ``tournament.tasks.outbox.run_outbox``.
+#: The name of ``tournament.tasks.outbox.run_outbox`` (spelled out there too: tests read it).
 RUN_TASK = "tournament.outbox.run"
 
 #: Seconds a published row waits before the drain publishes it again (a worker holding

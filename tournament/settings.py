@@ -201,6 +201,9 @@ ANALYSIS_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}.analysis"
 ANALYSIS_TASK_TIME_LIMIT = 2 * ANALYSIS_TIMEOUT + 120
 CELERY_TASK_ROUTES = {"tournament.tasks.analyse_match": {"queue": ANALYSIS_QUEUE}}
 ANALYSIS_AUTO = env_bool("ANALYSIS_AUTO", True)  # analyse stored match files by themselves
+# Without a broker (Celery eager) an analysis runs in a background thread of the web
+# process after the commit, never inside the upload's request (tournament/tasks/analysis_thread.py).
+ANALYSIS_IN_THREAD = env_bool("ANALYSIS_IN_THREAD", True)
 # Late acks: a message not acknowledged within the visibility timeout is delivered again.
 # It must outlast the longest analysis (Redis' default of 300 s does not); the task is
 # idempotent besides (a claimed analysis is not run twice).

@@ -19,13 +19,13 @@ from rest_framework.views import APIView
 
 from matches.analysis_selectors import (
     PR_LABEL,
-    PR_NOTE,
+    Viewer,
     analysis_current,
     analysis_data,
     figures_visible,
     match_figures_done,
-    player_history,
-    pr_table,
+    player_summary,
+    pr_summary,
 )
 from matches.api.views import ERRORS, request_actor
 from matches.models import Match
@@ -120,8 +120,13 @@ class PrRowSerializer(serializers.Serializer):
 
 
 class PrTableSerializer(serializers.Serializer):
+    """A PR table (``players`` best average first), as its endpoint and the event embed it."""
+
     label = serializers.CharField()  # type: ignore[assignment]
     note = serializers.CharField()
+    matches_analysed = serializers.IntegerField(
+        help_text="Matches whose figures this table counts (done, and visible to you)"
+    )
     players = PrRowSerializer(many=True)
 
 
@@ -137,11 +142,19 @@ class HistorySerializer(serializers.Serializer):
     luck_rate_memg = serializers.FloatField()
 
 
-class PlayerAnalysisSerializer(serializers.Serializer):
-    player = serializers.IntegerField()
+class PlayerAnalysisSummarySerializer(serializers.Serializer):
+    """A player's PR per analysed match (oldest first), its average and best."""
+
     label = serializers.CharField()  # type: ignore[assignment]
     note = serializers.CharField()
+    matches_analysed = serializers.IntegerField()
+    average_pr = serializers.FloatField(allow_null=True)
+    best_pr = serializers.FloatField(allow_null=True)
     matches = HistorySerializer(many=True)
+
+
+class PlayerAnalysisSerializer(PlayerAnalysisSummarySerializer):
+    player = serializers.IntegerField()
 
 
 def _user(request: Request) -> Any:
@@ -199,8 +212,7 @@ class MatchAnalysisRerunView(APIView):
 
 
 def _table(request: Request, **where: Any) -> dict[str, Any]:
-    rows = pr_table(_user(request), **where)
-    return {"label": PR_LABEL, "note": PR_NOTE, "players": [r.as_dict() for r in rows]}
+    return pr_summary(_user(request), **where)
 
 
 class EventAnalysisView(APIView):
@@ -254,8 +266,8 @@ class TournamentAnalysisCsvView(APIView):
         matches = Match.objects.filter(event__tournament=tournament).select_related(
             "event__tournament"
         )
-        user = _user(request)
-        visible = [m.pk for m in matches if figures_visible(m, user)]
+        viewer = Viewer(_user(request))
+        visible = [m.pk for m in matches if viewer.sees(m)]
         out = stringio.StringIO()
         writer = csv.writer(out)
         writer.writerow(
@@ -323,7 +335,4 @@ class PlayerAnalysisView(APIView):
         player = get_object_or_404(
             Player.objects.filter(Q(entries__event__tournament__is_public=True)).distinct(), pk=pk
         )
-        history = player_history(player.pk, _user(request))
-        return Response(
-            {"player": player.pk, "label": PR_LABEL, "note": PR_NOTE, "matches": history}
-        )
+        return Response({"player": player.pk, **player_summary(player.pk, _user(request))})

@@ -28,6 +28,7 @@ CASES = [
     ("analysis/a01_3pt.mat", 3, 2, False),
     ("analysis/a02_5pt.mat", 5, 0, True),
     ("analysis/a03_7pt.mat", 7, 0, False),
+    ("analysis/a04_7pt_cube.mat", 7, 0, True),  # 7 doubles in 3 games
     ("gnubg/m02_3pt.sgf", 3, 0, True),
 ]
 

@@ -53,6 +53,29 @@ def test_the_match_page_and_the_pr_table(tab, eager_tasks) -> None:
     both_widths(page.page, "analysis", "match")
     page.page.set_viewport_size({"width": 390, "height": 900})
     section.screenshot(path=str(ARTIFACTS / "analysis" / "match-section-390.png"))
+    # At phone width each mistake is a short card (who, where, cost and mark; played and
+    # best), nothing cut off at the right; at 1366 px the list is one line a mistake.
+    for width, tallest in ((390, 120), (1366, 40)):
+        page.page.set_viewport_size({"width": width, "height": 900})
+        cards = section.locator("table.blunders tbody tr")
+        assert cards.count() == 10
+        heights = [cards.nth(i).bounding_box()["height"] for i in range(cards.count())]
+        assert max(heights) <= tallest, (width, heights)
+        wide = section.locator("table.blunders").evaluate(
+            "t => t.parentElement.scrollWidth - t.parentElement.clientWidth"
+        )
+        assert wide <= 0, f"the mistakes list scrolls sideways at {width} px"
+        marks = section.locator("table.blunders td.b-mark")
+        box = marks.nth(0).bounding_box()
+        assert box["x"] + box["width"] <= width
+    # The whole match page reads without sideways scrolling at phone width: the games as
+    # cards, the move list in the screen's width.
+    page.page.set_viewport_size({"width": 390, "height": 900})
+    for table in ("table.games", "table.move-table"):
+        wide = page.page.locator(table).first.evaluate(
+            "t => t.parentElement.scrollWidth - t.parentElement.clientWidth"
+        )
+        assert wide <= 0, f"{table} scrolls sideways at 390 px"
     page.page.set_viewport_size({"width": 1366, "height": 900})
 
     page.open(f"/t/{t.slug}/{b.event.slug}/")

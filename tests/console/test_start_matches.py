@@ -180,6 +180,8 @@ def test_the_console_offers_the_setting_auto_first(client: Client) -> None:
         "crawford": "on",
         "start_matches": "auto",
         "tiebreaks": "",
+        "signup": "closed",  # the form's radio and select, as a browser sends them
+        "prize_unit": "1",
     }
     saved = client.post(settings, data)
     assert saved.status_code == 302, saved.content.decode()[:3000]

@@ -15,7 +15,7 @@ from tournament.services.events import event_create
 
 pytestmark = pytest.mark.django_db
 
-# (settings, code, field at creation, field in a change)
+# (values, code, field at creation, field in a change)
 BAD: list[tuple[dict[str, Any], str, str, str]] = [
     ({"name": "  "}, "invalid", "name", "name"),
     ({"format": "ladder"}, "invalid", "format", "format"),
@@ -34,12 +34,12 @@ BAD: list[tuple[dict[str, Any], str, str, str]] = [
 ]
 
 
-@pytest.mark.parametrize(("settings", "code", "created", "changed"), BAD)
+@pytest.mark.parametrize(("given", "code", "created", "changed"), BAD)
 def test_creation_and_a_change_refuse_the_same_settings(
-    settings: dict[str, Any], code: str, created: str, changed: str
+    given: dict[str, Any], code: str, created: str, changed: str
 ) -> None:
     tournament = TournamentFactory()
-    values = {"name": "Main", **settings}
+    values = {"name": "Main", **given}
     with pytest.raises(Invalid) as at_creation:
         event_create(tournament=tournament, **values)
     assert (at_creation.value.code, at_creation.value.detail.get("field")) == (code, created)

@@ -27,7 +27,9 @@ def event():
 def test_no_is_the_entrys_number_in_the_event(client: Client, event) -> None:
     client.force_login(event.tournament.directors.get())
     page = client.get("/director/t/club/events/main/").content.decode()
-    rows = re.findall(r'<tr id="entry-\d+"[^>]*>\s*<td class="num">(\d+)</td>', page)
+    rows = re.findall(
+        r'<tr id="entry-\d+"[^>]*>\s*<td class="pick">.*?</td>\s*<td class="num">(\d+)</td>', page
+    )
     assert sorted(int(n) for n in rows) == [1, 2, 3, 4]
     # The manual draw is typed with those numbers: M0 was entered first, so No. 1.
     response = client.post(

@@ -45,7 +45,9 @@ class EventListView(DirectorView):
             **values,
         )
         return Response(
-            io.EventDetailSerializer(selectors.event_detail(event.pk)).data,
+            io.EventDetailSerializer(
+                selectors.event_detail(event.pk), context={"request": request}
+            ).data,
             status=status.HTTP_201_CREATED,
         )
 
@@ -57,7 +59,11 @@ class EventDetailView(DirectorView):
     )
     def get(self, request: Request, pk: int) -> Response:
         event = self.checked(request, get_or_404(Event, pk=pk))
-        return Response(io.EventDetailSerializer(selectors.event_detail(event.pk)).data)
+        return Response(
+            io.EventDetailSerializer(
+                selectors.event_detail(event.pk), context={"request": request}
+            ).data
+        )
 
     @extend_schema(
         operation_id="events_partial_update",
@@ -77,7 +83,11 @@ class EventDetailView(DirectorView):
             values["feed_rounds"] = feeds["rounds"] if feeds else []
         with _named_as_sent(EVENT_SETTING_FIELDS):
             services.event_update(event=event, **values)
-        return Response(io.EventDetailSerializer(selectors.event_detail(event.pk)).data)
+        return Response(
+            io.EventDetailSerializer(
+                selectors.event_detail(event.pk), context={"request": request}
+            ).data
+        )
 
 
 # The request's name of each setting the event services name by the model's field.

@@ -60,14 +60,14 @@ class PlayerListView(generics.ListAPIView):
 
 
 class PlayerDetailView(generics.RetrieveAPIView):
-    serializer_class = io.PlayerSerializer
+    serializer_class = io.PlayerDetailSerializer
     permission_classes = [CanEditPlayer]
 
     def get_queryset(self) -> QuerySet[Player]:
         return selectors.players_visible_to(self.request.user)
 
     @extend_schema(
-        operation_id="players_retrieve", responses={200: io.PlayerSerializer, **READ_ERRORS}
+        operation_id="players_retrieve", responses={200: io.PlayerDetailSerializer, **READ_ERRORS}
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)

@@ -12,6 +12,8 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from matches.analysis_selectors import player_summary, pr_summary
+from matches.api.analysis_views import PlayerAnalysisSummarySerializer, PrTableSerializer
 from matches.api.serializers import IdField, confirm_field, final_score_field
 from matches.api.shapes import GameOutSerializer as GameOutSerializer
 from matches.api.shapes import MatchSerializer
@@ -26,6 +28,27 @@ class PlayerSerializer(serializers.ModelSerializer):
         model = Player
         fields = ["id", "name", "club", "country", "rating", "experience"]
         read_only_fields = fields
+
+
+def _reader(serializer: serializers.Serializer) -> Any:
+    """The user the serializer answers (``context["request"]``), or ``None``."""
+    request = serializer.context.get("request")
+    user = getattr(request, "user", None)
+    return user if user is not None and user.is_authenticated else None
+
+
+class PlayerDetailSerializer(PlayerSerializer):
+    """One player, with their gnubg PR (unofficial) per analysed match they may see."""
+
+    analysis = serializers.SerializerMethodField()
+
+    class Meta(PlayerSerializer.Meta):
+        fields = [*PlayerSerializer.Meta.fields, "analysis"]
+        read_only_fields = fields
+
+    @extend_schema_field(PlayerAnalysisSummarySerializer)
+    def get_analysis(self, player: Player) -> dict[str, Any]:
+        return player_summary(player.pk, _reader(self))
 
 
 class PlayerCreateSerializer(serializers.Serializer):
@@ -409,10 +432,18 @@ class EventDetailSerializer(EventSerializer):
     final = serializers.SerializerMethodField(
         help_text="Final places and prizes once the event is finished; null before."
     )
+    analysis = serializers.SerializerMethodField(
+        help_text="The event's PR table (gnubg PR, unofficial), as GET /api/events/{id}/analysis/ "
+        "answers it: empty while the figures are hidden from you."
+    )
 
     class Meta(EventSerializer.Meta):
-        fields = [*EventSerializer.Meta.fields, "round_list", "draw", "final"]
+        fields = [*EventSerializer.Meta.fields, "round_list", "draw", "final", "analysis"]
         read_only_fields = fields
+
+    @extend_schema_field(PrTableSerializer)
+    def get_analysis(self, event: Event) -> dict[str, Any]:
+        return pr_summary(_reader(self), event=event)
 
     @extend_schema_field(FinalSheetSerializer(allow_null=True))
     def get_final(self, event: Event) -> dict[str, Any] | None:

@@ -7,6 +7,11 @@ Run a worker on it (``make worker`` consumes both queues; ``deploy/compose.yaml`
 dedicated ``analysis`` worker). Each worker process runs one gnubg at a time (gnubg
 with one thread): the worker's concurrency is the number of analyses at once.
 
+Without a broker (Celery eager: the embedded default, ``make run``) an analysis is not
+run inside the upload's request, which would keep the player waiting 15-45 s at 2 plies:
+it runs after the commit in a daemon thread of the web process (``analysis_thread``),
+one gnubg at a time per process, and the pages show it queued, then running.
+
 Late acks with a visibility timeout longer than the task's time limit; a redelivered
 message finds its analysis claimed (``busy``: it tries again later, and takes over only
 when the first run's heartbeat stopped) or finished (it does nothing). After a lost
@@ -29,11 +34,38 @@ log = logging.getLogger(__name__)
 
 @receiver(signals.analysis_queued)
 def queue_analysis(sender: object, *, analysis_id: int, **kwargs: object) -> None:
-    """Queue the analysis; if the broker is down the sweep queues it later."""
+    """Queue the analysis; if the broker is down the sweep queues it later.
+
+    Without a broker (tasks run eagerly) it runs in a background thread instead
+    (setting ``ANALYSIS_IN_THREAD``, on by default), never in the request.
+    """
     try:
-        analyse_match.delay(analysis_id)
+        dispatch(analysis_id)
     except Exception:
         log.warning("could not queue analysis %s; the sweep will retry", analysis_id, exc_info=True)
+
+
+def in_thread() -> bool:
+    """Whether analyses run in this process' background thread (no broker: Celery eager)."""
+    from tournament.celery import app
+
+    return bool(app.conf.task_always_eager) and bool(getattr(settings, "ANALYSIS_IN_THREAD", True))
+
+
+def dispatch(analysis_id: int) -> None:
+    """Send the analysis to its queue, or to a background thread when there is no broker.
+
+    The first background analysis of a process also takes up the analyses a previous
+    process left behind (its threads died with it; no beat runs the sweep there).
+    """
+    if not in_thread():
+        analyse_match.delay(analysis_id)
+        return
+    from tournament.tasks import analysis_thread
+
+    analysis_thread.start(analysis_id)
+    if analysis_thread.first_start():
+        sweep_analyses()
 
 
 @shared_task(
@@ -47,10 +79,10 @@ def queue_analysis(sender: object, *, analysis_id: int, **kwargs: object) -> Non
 )
 def analyse_match(self: object, analysis_id: int) -> str:
     """Analyse one stored match file with gnubg: the quick pass, then the full one."""
-    from matches.services.analysis import HEARTBEAT_STALE, analysis_fail, analysis_run
+    from matches.services.analysis import HEARTBEAT_STALE, analysis_fail
 
     try:
-        outcome = analysis_run(analysis_id=analysis_id, on_pass=lambda: _refresh(analysis_id))
+        outcome = analyse(analysis_id)
     except SoftTimeLimitExceeded:
         analysis_fail(
             analysis_id=analysis_id,
@@ -60,6 +92,13 @@ def analyse_match(self: object, analysis_id: int) -> str:
     if outcome == "busy":  # another delivery is running it: look again once it could be lost
         raise self.retry(countdown=HEARTBEAT_STALE.total_seconds() + 30)  # type: ignore[attr-defined]
     return outcome
+
+
+def analyse(analysis_id: int) -> str:
+    """Run the analysis (both passes), refreshing its pages after each; what happened."""
+    from matches.services.analysis import analysis_run
+
+    return analysis_run(analysis_id=analysis_id, on_pass=lambda: _refresh(analysis_id))
 
 
 def _refresh(analysis_id: int) -> None:
@@ -85,8 +124,14 @@ def sweep_analyses() -> int:
     from matches.services.analysis import analyses_lost
 
     lost = analyses_lost()
+    threads = in_thread()
     for analysis_id in lost:
-        analyse_match.delay(analysis_id)
+        if threads:
+            from tournament.tasks import analysis_thread
+
+            analysis_thread.start(analysis_id)
+        else:
+            analyse_match.delay(analysis_id)
     if lost:
         log.info("sweep queued %d analyses again", len(lost))
     return len(lost)

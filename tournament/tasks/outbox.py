@@ -16,7 +16,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from tournament.models import OutboxTask
-from tournament.outbox import RUN_TASK, lease, publish
+from tournament.outbox import lease, publish
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 DRAIN_BATCH = 500
 
 
-@shared_task(name=RUN_TASK, acks_late=True, ignore_result=True)
+@shared_task(name="tournament.outbox.run", acks_late=True, ignore_result=True)
 def run_outbox(outbox_id: int) -> str:
     """Run outbox row ``outbox_id``'s task; delete the row once it succeeded."""
     row = OutboxTask.objects.filter(pk=outbox_id).values_list("task", "args", "attempts").first()
