@@ -93,3 +93,30 @@ def test_the_emails_page_shows_this_tournaments_contact_not_the_players_own_emai
     assert "sue.at.b@example.org" in html
     assert "sue.private@example.org" not in html
     assert "B Cup" in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_keeps_a_players_no_in_each_of_their_tournaments() -> None:
+    """A player who had said no (``Player.notify``) keeps no in every tournament they are
+    in, and can say yes again in one of them: the global switch is back on."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before = [("tournament", "0007_merge")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    tournament = old.get_model("tournament", "Tournament").objects.create(name="T", slug="t-n")
+    player = old.get_model("tournament", "Player").objects.create(name="Quiet Q", notify=False)
+    loud = old.get_model("tournament", "Player").objects.create(name="Loud L")
+    links = old.get_model("tournament", "PlayerLink").objects
+    links.create(tournament=tournament, player=player, key="quietkey0000000000000000")
+    links.create(tournament=tournament, player=loud, key="loudkey00000000000000000")
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    from tournament.models import Player
+
+    assert not PlayerLink.objects.get(player_id=player.pk).notify
+    assert PlayerLink.objects.get(player_id=loud.pk).notify
+    assert Player.objects.get(pk=player.pk).notify
