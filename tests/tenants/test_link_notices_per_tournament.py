@@ -93,6 +93,11 @@ def test_the_emails_page_shows_this_tournaments_contact_not_the_players_own_emai
     assert "sue.at.b@example.org" in html
     assert "sue.private@example.org" not in html
     assert "B Cup" in html
+    # Without a contact of B's own, the player's own address shows only as a hint.
+    PlayerLink.objects.filter(pk=link.pk).update(email="")
+    html = Client().get(f"/r/{link.key}/emails/").content.decode()
+    assert "sue.private@example.org" not in html
+    assert "s…@example.org" in html
 
 
 @pytest.mark.django_db(transaction=True)

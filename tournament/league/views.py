@@ -99,8 +99,9 @@ def series_page(request: HttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def player_emails(request: HttpRequest, key: str) -> HttpResponse:
     """Through a private link: turn this tournament's email notices to the player on or
-    off (no other tournament's). Shows where this tournament writes to them (its contact,
-    else their own email, which the link's holder may see: notices go there)."""
+    off (no other tournament's). Shows where this tournament writes to them: its contact,
+    else the player's own email only as a hint (``a…@example.org``): a link travels on
+    printed slips and QR codes, the player's own address is not its holder's to read."""
     from matches.services.access import link_by_key
 
     link, _ = link_by_key(key=key)
@@ -118,7 +119,7 @@ def player_emails(request: HttpRequest, key: str) -> HttpResponse:
             {
                 "player": link.player,
                 "tournament": link.tournament,
-                "contact": link.contact_email,
+                "contact": link.email or address_hint(link.player.email),
                 "notify": link.notify,
                 "saved": saved,
             },
@@ -128,6 +129,12 @@ def player_emails(request: HttpRequest, key: str) -> HttpResponse:
     response = render(request, "public/shell.html", {"page": page, "version": ""})
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+def address_hint(email: str) -> str:
+    """An address as a hint: its first character, then the domain (``a…@example.org``)."""
+    local, at, domain = email.partition("@")
+    return f"{local[:1]}…@{domain}" if at and local else ""
 
 
 @require_POST
