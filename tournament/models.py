@@ -349,6 +349,11 @@ class PlayerLink(models.Model):
         "ready, reminders); empty: the player's own email. Set by the tournament's "
         "directors; the player's own email is theirs (or staff's) to change.",
     )
+    notify = models.BooleanField(
+        default=True,
+        help_text="Send this tournament's notices to the player (their choice through the "
+        "link's email page; it touches no other tournament).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     regenerated_at = models.DateTimeField(null=True, blank=True)
     regenerated_by = models.ForeignKey(
@@ -370,6 +375,12 @@ class PlayerLink(models.Model):
     def contact_email(self) -> str:
         """Where this tournament's notices to the player go."""
         return self.email or self.player.email
+
+    @property
+    def accepts_notices(self) -> bool:
+        """Whether this tournament's notices go to the player: their choice for this
+        tournament (``notify``) and the player's own (``Player.notify``)."""
+        return self.notify and self.player.notify
 
 
 class Round(models.Model):

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -192,9 +192,10 @@ class MatchAnalysisView(APIView):
 
 
 class MatchAnalysisRerunView(APIView):
-    """A director queues the analysis of the match's current file again."""
+    """A director queues the analysis of the match's current file again (401 without an
+    account, like every director's endpoint)."""
 
-    permission_classes = [AllowAny]
+    permission_classes = [IsAuthenticated]
 
     @extend_schema(
         operation_id="matches_analysis_rerun",

@@ -14,8 +14,10 @@ kept as a rejected submission, so the audit of the match shows it.
 
 from __future__ import annotations
 
+import functools
 import hmac
 import string
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Q
@@ -175,8 +177,56 @@ def is_director(*, user: User | None, tournament_id: int) -> bool:
     ).exists()
 
 
+class HiddenMatch(NotFound):
+    """A match of a private tournament, to somebody with no standing in it: answered as
+    a match that does not exist (404), so that ids tell nothing of private matches."""
+
+    def __init__(self) -> None:
+        super().__init__("Not found.")
+
+
+def _stranger(match: Match, actor: Actor) -> bool:
+    """Whether the match's tournament is private and ``actor`` has nothing in it: not a
+    director, no player entered in it, no key of its links or entries."""
+    tournament_id = match.event.tournament_id
+    if Tournament.objects.filter(pk=tournament_id, is_public=True).exists():
+        return False
+    user = actor.user
+    if user is not None and user.is_authenticated:
+        if is_director(user=user, tournament_id=tournament_id):
+            return False
+        if Entry.objects.filter(event__tournament_id=tournament_id, player__user=user).exists():
+            return False
+    if actor.entry is not None and actor.entry.event.tournament_id == tournament_id:
+        return False
+    key = (actor.key or "").strip()
+    if key and _key_shape_ok(key):
+        if PlayerLink.objects.filter(tournament_id=tournament_id, key=key).exists():
+            return False
+        if Entry.objects.filter(event__tournament_id=tournament_id, report_key=key).exists():
+            return False
+    return True
+
+
+def _hiding_strangers(check: Callable[..., Role]) -> Callable[..., Role]:
+    """``check``, but a refusal (401/403) of a stranger to a private tournament is 404."""
+
+    @functools.wraps(check)
+    def checked(*, match: Match, actor: Actor) -> Role:
+        try:
+            return check(match=match, actor=actor)
+        except (NotAuthenticated, Forbidden) as refusal:
+            if _stranger(match, actor):
+                raise HiddenMatch() from refusal
+            raise
+
+    return checked
+
+
+@_hiding_strangers
 def match_role(*, match: Match, actor: Actor) -> Role:
-    """The actor's role on ``match``; 401 without credentials, 403 for anybody else.
+    """The actor's role on ``match``; 401 without credentials, 403 for anybody else
+    (404 for a stranger to a private tournament: ``HiddenMatch``).
 
     ``match.event`` (its tournament decides who directs) and the entries should be
     loaded with the match.
@@ -241,9 +291,10 @@ def _key_role(match: Match, key: str) -> Role:
     raise NotAllowed("This report link is not valid for this match.")
 
 
+@_hiding_strangers
 def director_reader_role(*, match: Match, actor: Actor) -> Role:
     """The actor as a director of the match's tournament, to read (its audit), whether or
-    not they also play in it."""
+    not they also play in it (404 for a stranger to a private tournament)."""
     if actor.anonymous:
         raise NotAuthenticated("Log in as a director of this tournament.")
     if actor.user is not None and is_director(

@@ -141,10 +141,12 @@ def analysis_record_stored(*, match_id: int) -> Analysis | None:
 
 def analysis_rerun(*, match_id: int, actor: Actor) -> Analysis:
     """A director's re-run of the analysis of the match's current file (403 for others)."""
-    match = Match.objects.select_related("event").filter(pk=match_id).first()
+    match = Match.objects.select_related("event__tournament").filter(pk=match_id).first()
     if match is None:
         raise MatchNotFound()
     if not is_director(user=actor.user, tournament_id=match.event.tournament_id):
+        if not match.event.tournament.is_public:
+            raise MatchNotFound()  # a private tournament's match: as if there were none
         raise NotAllowed("Only the tournament's directors may re-run an analysis.")
     record = latest_record(match_id)
     if record is None:

@@ -20,7 +20,7 @@ from matches.errors import REFUSALS, AppError, Conflict, NotAuthenticated, NotFo
 from matches.models import Game, Match, Submission
 from matches.rows import match_locked, row_insert, row_update
 from matches.rules.errors import RulesError
-from matches.services.access import Actor, NotAllowed, Role, match_role
+from matches.services.access import Actor, HiddenMatch, NotAllowed, Role, match_role
 from matches.services.report_budget import rejected_submission_trim
 from matches.signals import announce_match_changed, announce_match_completed
 
@@ -220,7 +220,7 @@ def submission_run(
                         outcome = decide(match, role)
                 else:
                     outcome = decide(match, role)
-            except (NotAuthenticated, NotAllowed):  # not a report about the match
+            except (NotAuthenticated, NotAllowed, HiddenMatch):  # not a report about the match
                 raise
             except REFUSALS as exc:  # stored as rejected; anything else is a bug: it propagates
                 if undoable:

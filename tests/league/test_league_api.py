@@ -88,8 +88,12 @@ def test_a_player_turns_emails_off_through_the_private_link() -> None:
     token = page.cookies["csrftoken"].value
     done = client.post(url, {"notify": "off", "csrfmiddlewaretoken": token})
     assert done.status_code == 200
+    from tournament.models import PlayerLink
+
+    link = PlayerLink.objects.get(tournament=entry.event.tournament, player=entry.player)
+    assert link.notify is False  # this tournament's notices only
     entry.player.refresh_from_db()
-    assert entry.player.notify is False
+    assert entry.player.notify is True
     bad = client.post(url, {"notify": "maybe", "csrfmiddlewaretoken": token})
     assert bad.status_code == 400
     assert client.get("/r/not-a-key/emails/").status_code == 404

@@ -149,7 +149,9 @@ def test_closed_signup_takes_nobody(client, event):
 
 def test_an_existing_players_email_does_not_hand_over_their_identity(client, event):
     known = PlayerFactory(name="Known Player", email="known@example.org")
-    client.post(URL, {"name": "Impostor", "email": "known@example.org"})
+    done = client.post(URL, {"name": "Impostor", "email": "known@example.org"})
+    # The page says where the link goes: the address typed (the new record has none).
+    assert "also emailed to known@example.org." in done.content.decode()
     known.refresh_from_db()
     assert known.name == "Known Player"
     assert not known.links.exists()

@@ -25,10 +25,10 @@ from tests.resilience.concurrency import run_at_once
 from tests.resilience.faults import backends_waiting_for_a_lock, wait_until_worker_idle
 from tests.resilience.fed_consolation import Tally, deadlocks_settled, match_play, stuck_matches
 from tournament import services
-from tournament.models import Entry, Event, Player, RatingChange, Round, Tournament
+from tournament.models import Entry, Event, Player, PlayerLink, RatingChange, Round, Tournament
 from tournament.services.console_extras import entry_check_in_undo
 from tournament.services.entries import entry_withdraw_undo
-from tournament.services.notify_prefs import player_notify_set
+from tournament.services.notify_prefs import link_notify_set
 from tournament.services.tables import (
     match_table_set,
     opened_tables_assign,
@@ -64,6 +64,10 @@ def _weekend() -> Weekend:
     services.entry_check_in(entry=checked_in)
     services.entry_withdraw(entry=withdrawn)
     return Weekend(tournament, main, side, players[0], registered, checked_in, withdrawn)
+
+
+def _link(w: Weekend) -> PlayerLink:
+    return PlayerLink.objects.get(tournament=w.tournament, player=w.player)
 
 
 def _ready(w: Weekend) -> Match:
@@ -128,8 +132,8 @@ CASES: dict[str, tuple[Callable[[Weekend], Any], Callable[[Weekend], list[tuple[
         lambda w: [(Tournament, w.tournament.pk), (Event, w.side.pk)],
     ),
     "notifications": (
-        lambda w: player_notify_set(player=w.player, notify=not w.player.notify),
-        lambda w: [(Player, w.player.pk)],
+        lambda w: link_notify_set(link=_link(w), notify=not _link(w).notify),
+        lambda w: [(PlayerLink, _link(w).pk)],
     ),
 }
 
@@ -284,7 +288,10 @@ def _mix(seed: int) -> tuple[list[Callable[[], Any]], list[int], Tally]:
     calls += [(lambda e=e: entry_withdraw_undo(entry=e)) for e in swiss_entries[:2]]
     calls += [(lambda e=e: services.entry_withdraw(entry=e)) for e in swiss_entries[4:]]
     calls += [lambda: services.tournament_update(tournament=tournament, name=f"Mix Open {seed}b")]
-    calls += [(lambda p=p: player_notify_set(player=p, notify=False)) for p in players]
+    calls += [
+        (lambda link=link: link_notify_set(link=link, notify=False))
+        for link in PlayerLink.objects.filter(tournament=tournament, player__in=players)
+    ]
     return calls, [main.pk, swiss.pk, late.pk], tally
 
 

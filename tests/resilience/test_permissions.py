@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -20,9 +21,10 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from matches.models import Match, Submission
-from tests.resilience.world import World, build_world
+from tests.resilience.world import World, build_world, play_to_end
 from tournament import services
-from tournament.models import Entry, Event, Series
+from tournament.models import Entry, Event, Series, SidePool
+from tournament.services.side_pools import side_pool_create
 
 pytestmark = pytest.mark.django_db
 
@@ -47,6 +49,7 @@ class Scene:
     world: World
     match: Match  # round 1, slot 0: player vs opponent
     series: Series
+    pool: SidePool
 
     def __getattr__(self, name: str) -> Any:
         w = self.world
@@ -64,6 +67,9 @@ class Scene:
             "td": w.director.pk,  # the tournament's only director: removing them is refused
             # An entry far from M: withdrawing or checking it in touches nobody here.
             "entry": w.matches(1)[-1].entry2_id,
+            # The key holder's own entry (drawn: their link may not withdraw it, 400).
+            "own_entry": self.match.entry1_id,
+            "pool_id": self.pool.pk,
         }
         if name in values:
             return values[name]
@@ -90,6 +96,8 @@ MATRIX: list[Row] = [
     Row("GET", "/t/{slug}/", "public"),
     Row("GET", "/t/{slug}/scoreboard/", "public"),
     Row("GET", "/t/{slug}/scoreboard/live/", "public"),
+    Row("GET", "/t/{slug}/board/", "public"),
+    Row("GET", "/t/{slug}/board/live/", "public"),
     Row("GET", "/t/{slug}/players/", "public"),
     Row("GET", "/t/{slug}/{eslug}/", "public"),
     Row("GET", "/t/{slug}/{eslug}/live/", "public"),
@@ -98,6 +106,8 @@ MATRIX: list[Row] = [
     Row("GET", "/t/{slug}/{eslug}/draws/{draw}/", "public"),
     Row("GET", "/t/{slug}/{eslug}/results.csv", "public"),
     Row("GET", "/t/{slug}/{eslug}/matches.zip", "public"),
+    Row("GET", "/t/{slug}/{eslug}/final/", "public"),
+    Row("GET", "/t/{slug}/{eslug}/signup/", "public"),
     Row("GET", "/matches/{m}/", "public"),
     Row("GET", "/matches/{m}/live/", "public"),
     Row("GET", "/players/{p}/", "public"),
@@ -110,6 +120,8 @@ MATRIX: list[Row] = [
     Row("GET", "/r/{key}/", "link"),
     Row("GET", "/r/{key}/results/", "link"),
     Row("GET", "/r/{key}/emails/", "link"),
+    Row("GET", "/r/{key}/entries/", "link"),
+    Row("POST", "/r/{key}/entries/{own_entry}/withdraw/", "link", {}),  # drawn: 400
     Row("POST", "/r/{key}/matches/{m}/game/", "link", {}),
     Row("POST", "/r/{key}/matches/{m}/record/", "link", {}),
     Row("POST", "/r/{key}/matches/{m}/confirm/", "link", {}),
@@ -131,12 +143,17 @@ MATRIX: list[Row] = [
     Row("GET", "/director/t/{slug}/events/{eslug}/settings/", "director"),
     Row("POST", "/director/t/{slug}/events/{eslug}/settings/", "director", {}),
     Row("POST", "/director/t/{slug}/events/{eslug}/entries/", "director", {}),
+    Row("POST", "/director/t/{slug}/events/{eslug}/entries/bulk/", "director", {}),
+    Row("POST", "/director/t/{slug}/events/{eslug}/entries/{entry}/approve/", "director", {}),
+    Row("POST", "/director/t/{slug}/events/{eslug}/side-pools/", "director", {}),
+    Row("POST", "/director/t/{slug}/events/{eslug}/side-pools/{pool_id}/", "director", {}),
     Row("POST", "/director/t/{slug}/events/{eslug}/entries/{entry}/check-in/", "director", {}),
     Row("POST", "/director/t/{slug}/events/{eslug}/entries/{entry}/withdraw/", "director", {}),
     Row("GET", "/director/t/{slug}/events/{eslug}/entries/{entry}/withdraw/", "director"),
     Row("POST", "/director/t/{slug}/events/{eslug}/entries/{entry}/withdraw/undo/", "director", {}),
     Row("GET", "/director/t/{slug}/player-links/", "director"),
     Row("POST", "/director/t/{slug}/player-links/email/", "director", {}),
+    Row("POST", "/director/t/{slug}/player-links/{p}/email/", "director", {}),
     Row("GET", "/director/t/{slug}/player-links/{p}/regenerate/", "director"),
     Row("POST", "/director/t/{slug}/player-links/{p}/regenerate/", "director", {}),
     Row("GET", "/director/t/{slug}/players/{p}/", "director"),
@@ -150,12 +167,15 @@ MATRIX: list[Row] = [
     Row("POST", "/director/t/{slug}/events/{eslug}/draw/", "director", {}),
     Row("POST", "/director/t/{slug}/events/{eslug}/lengths/", "director", {}),
     Row("POST", "/director/t/{slug}/events/{eslug}/rounds/{r2}/start/", "director", {}),
+    Row("POST", "/director/t/{slug}/events/{eslug}/rounds/{r2}/minutes/", "director", {}),
     Row("POST", "/director/t/{slug}/events/{eslug}/rounds/next/", "director", {}),
     Row("GET", "/director/t/{slug}/events/{eslug}/matches/", "director"),
     Row("GET", "/director/t/{slug}/matches/{m}/", "director"),
     Row("POST", "/director/t/{slug}/matches/{m}/score/", "director", {}),
     Row("POST", "/director/t/{slug}/matches/{m}/games/", "director", {}),
     Row("POST", "/director/t/{slug}/matches/{m}/forfeit/", "director", {}),
+    Row("POST", "/director/t/{slug}/matches/{m}/reopen/", "director", {}),
+    Row("POST", "/director/t/{slug}/matches/{m}/analysis/", "director", {}),
     Row("POST", "/director/t/{slug}/matches/{m}/penalty/", "director", {}),
     Row("POST", "/director/t/{slug}/matches/{m}/correct/", "director", {}),
     Row("POST", "/director/t/{slug}/matches/{m}/table/", "director", {}),
@@ -177,6 +197,13 @@ MATRIX: list[Row] = [
     api("GET", "/matches/", "public"),
     api("GET", "/matches/{m}/", "public"),
     api("GET", "/series/{series_slug}/leaderboard/", "public"),
+    api("GET", "/events/{event}/places/", "public"),  # unfinished: 400
+    api("GET", "/matches/{m}/analysis/", "public"),
+    api("GET", "/players/{p}/analysis/", "public"),
+    api("GET", "/events/{event}/analysis/", "public"),
+    api("GET", "/tournaments/{slug}/analysis/", "public"),
+    api("GET", "/tournaments/{slug}/analysis.csv", "public"),
+    api("POST", "/events/{event}/signup/", "public", {}),  # no name: 400
     # ---- API: managing -----------------------------------------------------------
     api("POST", "/players/", "any_director", {}),
     api("POST", "/players/import/", "any_director", {}),
@@ -191,6 +218,10 @@ MATRIX: list[Row] = [
     api("POST", "/entries/{entry}/check-in/", "director", {}),
     api("POST", "/entries/{entry}/withdraw/", "director", {}),
     api("POST", "/entries/{entry}/withdraw/undo/", "director", {}),
+    api("POST", "/entries/{entry}/approve/", "director", {}),
+    api("POST", "/events/{event}/entries/paid/", "director", {}),
+    api("POST", "/events/{event}/entries/check-in/", "director", {}),
+    api("POST", "/matches/{m}/analysis/rerun/", "director", {}),
     api("GET", "/tournaments/{slug}/player-links/", "director"),
     api("POST", "/tournaments/{slug}/player-links/{p}/regenerate/", "director", {}),
     api("PATCH", "/tournaments/{slug}/player-links/{p}/", "director", {}),  # no email: 400
@@ -233,7 +264,8 @@ def make_scene() -> Scene:
     series = Series.objects.create(name="Club Series", slug=f"series-{world.tournament.pk}")
     world.tournament.series = series
     world.tournament.save(update_fields=["series"])
-    return Scene(world=world, match=world.matches(1)[0], series=series)
+    pool = side_pool_create(event=world.event, name="Side", stake=Decimal("5"), payout_split=[100])
+    return Scene(world=world, match=world.matches(1)[0], series=series, pool=pool)
 
 
 def _clients(scene: Scene) -> dict[str, Client]:
@@ -420,3 +452,139 @@ def test_the_links_of_a_finished_event_have_expired(linked: Scene) -> None:
     )
     assert api.status_code == 403
     assert not Submission.objects.exists()
+
+
+# ---- a private tournament, seen from another tenant -------------------------------------
+
+#: Placeholders that name a thing of the tournament (``key`` is a credential, not a name).
+_SCOPED = {"slug", "eslug", "event", "m", "r1", "r2", "p", "draw", "entry", "own_entry"}
+_SCOPED |= {"pool_id", "td"}  # a series is shared: its pages count public tournaments only
+
+
+def _placeholders(path: str) -> set[str]:
+    import string
+
+    return {name for _, name, _, _ in string.Formatter().parse(path) if name}
+
+
+def _private_scene() -> Scene:
+    """The scene with its tournament private, and the other director's own tournament
+    holding an event of the same slug (so that a console address can mix the two)."""
+    from tournament.pages.caching import clear_caches
+
+    scene = make_scene()
+    scene.world.tournament.is_public = False
+    scene.world.tournament.save(update_fields=["is_public"])
+    services.event_create(tournament=scene.world.other_tournament, name="Main", match_lengths=[3])
+    play_to_end(scene.world.matches(1)[1])  # results to show: tables, exports, histories
+    clear_caches()
+    return scene
+
+
+def _secrets(scene: Scene) -> list[str]:
+    """What another tenant must never read of the private tournament."""
+    w = scene.world
+    return [w.tournament.name, *(p.name for p in w.players), scene.key]
+
+
+def _leaks(response: Any, secrets: list[str]) -> list[str]:
+    if response.status_code >= 300 or response.get("Content-Type", "").startswith("image/"):
+        return []
+    body = b"".join(response.streaming_content) if response.streaming else response.content
+    text = body.decode("utf-8", "replace")
+    return [s for s in secrets if s in text]
+
+
+def test_a_private_tournament_is_out_of_reach_of_another_director_and_anonymous() -> None:
+    """Every row of the matrix against a private tournament: whatever names one of its
+    things (slug, event, match, round, player, entry, draw, pool, series) is 404/403 to
+    the director of another tournament and to anybody signed out, and no answer of any
+    route (lists, searches, exports, the other director's own pages) names its players,
+    its name or a private key. Private links stay credentials of their own."""
+    scene = _private_scene()
+    clients = _clients(scene)
+    secrets = _secrets(scene)
+    stored = Submission.objects.count()
+    wrong: list[str] = []
+    for row in MATRIX:  # the director's visits first: their pages are cached now
+        if row.method == "GET" and "key" not in _placeholders(row.path):
+            assert _send(clients["director"], row, scene).status_code < 500, row.path
+    for row in MATRIX:
+        names = _placeholders(row.path)
+        if "key" in names:
+            continue  # the link is the credential: tested apart
+        if row.method == "GET":  # a page's live fragment (htmx) and a search too
+            for role in ("other_director", "anonymous"):
+                path = row.path.format_map(Lookup(scene)) + "?q=Player"
+                fragment = clients[role].get(path, HTTP_HX_REQUEST="true")
+                if (
+                    names & _SCOPED
+                    and fragment.status_code not in (401, 403, 404)
+                    and not (
+                        fragment.status_code == 302
+                        and "/accounts/login/" in fragment.get("Location", "")
+                    )
+                ):
+                    wrong.append(f"GET {row.path} (htmx) as {role}: {fragment.status_code}")
+                if leaked := _leaks(fragment, secrets):
+                    wrong.append(f"GET {row.path} (htmx) as {role}: shows {leaked}")
+        for role in ("other_director", "anonymous"):
+            response = _send(clients[role], row, scene)
+            if (
+                names & _SCOPED
+                and response.status_code not in (401, 403, 404)
+                and not (
+                    response.status_code == 302
+                    and "/accounts/login/" in response.get("Location", "")
+                )
+            ):
+                wrong.append(f"{row.method} {row.path} as {role}: {response.status_code}")
+                continue
+            if leaked := _leaks(response, secrets):
+                wrong.append(f"{row.method} {row.path} as {role}: shows {leaked}")
+            if names & _IDS and not names & {"slug", "eslug"}:
+                # Enumerating ids tells nothing: a hidden thing answers as a missing one.
+                missing = row.path.format_map(_Missing(scene, names & _IDS))
+                absent = _send(
+                    clients[role], Row(row.method, missing, row.rule, row.body, row.api), scene
+                )
+                if absent.status_code != response.status_code:
+                    wrong.append(
+                        f"{row.method} {row.path} as {role}: {response.status_code} when hidden,"
+                        f" {absent.status_code} when missing"
+                    )
+    assert Submission.objects.count() == stored
+    assert not wrong, "\n".join(wrong)
+
+
+_IDS = {"event", "m", "r1", "r2", "p", "draw", "entry", "own_entry", "pool_id"}
+
+
+class _Missing(Lookup):
+    """The scene's values, but ``names``: ids that name nothing."""
+
+    def __init__(self, scene: Scene, names: set[str]) -> None:
+        super().__init__(scene)
+        self.update(dict.fromkeys(names, 10**9))
+
+
+def test_a_directors_own_address_does_not_reach_another_tournaments_things() -> None:
+    """The console and the API behind the other director's own tournament slug, with the
+    ids of the private tournament's match, round, player, entry, draw and pool: 404."""
+    scene = _private_scene()
+    own = scene.world.other_tournament.slug
+    client = _clients(scene)["other_director"]
+    stored = Submission.objects.count()
+    wrong: list[str] = []
+    for row in MATRIX:
+        names = _placeholders(row.path)
+        if "slug" not in names or not (names & _SCOPED) - {"slug", "eslug"}:
+            continue
+        mixed = Row(row.method, row.path.replace("{slug}", own), row.rule, row.body, row.api)
+        response = _send(client, mixed, scene)
+        if response.status_code not in (403, 404):
+            wrong.append(f"{row.method} {mixed.path}: {response.status_code}")
+        if leaked := _leaks(response, _secrets(scene)):
+            wrong.append(f"{row.method} {mixed.path}: shows {leaked}")
+    assert Submission.objects.count() == stored
+    assert not wrong, "\n".join(wrong)

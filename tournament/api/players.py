@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 from matches.errors import refuse
 from tournament import selectors, services
 from tournament.api import serializers as io
-from tournament.api.base import READ_ERRORS, WRITE_ERRORS, acting_user, check_visible
+from tournament.api.base import READ_ERRORS, WRITE_ERRORS, acting_user
 from tournament.api.json_parser import DepthLimitedJSONParser
 from tournament.api.permissions import CanEditPlayer, CanManagePlayers
 from tournament.models import Event, Player, User
@@ -132,10 +132,13 @@ class PlayerImportView(APIView):
         data.is_valid(raise_exception=True)
         event = None
         if data.validated_data.get("event") is not None:
-            event = Event.objects.filter(pk=data.validated_data["event"]).first()
+            # A private tournament's event is as unknown as one that does not exist.
+            event = Event.objects.filter(
+                pk=data.validated_data["event"],
+                tournament__in=selectors.tournaments_visible_to(request.user).values("pk"),
+            ).first()
             if event is None:
                 raise refuse("No such event.", code="invalid", field="event")
-            check_visible(request, event.tournament_id)
             if not selectors.user_directs(request.user, event.tournament_id):
                 self.permission_denied(
                     request, message="Only this tournament's directors may do that."

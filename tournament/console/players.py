@@ -19,6 +19,7 @@ from tournament.console.base import (
     call_service,
 )
 from tournament.console.qr import qr_svg
+from tournament.selectors import user_may_change_player_identity
 from tournament.services.console_extras import (
     players_csv_preview,
 )
@@ -31,6 +32,7 @@ from tournament.services.player_links import (
 )
 from tournament.services.players import (
     PlayerChange,
+    identity_not_yours_text,
     namesake_text,
     player_account_link,
     player_update_in_tournament,
@@ -195,8 +197,16 @@ def player_edit(request: AuthenticatedHttpRequest, slug: str, player_id: int) ->
     else:
         back = f"{reverse('console:player-links', args=[tournament.slug])}#player-{player.pk}"
     contact = selectors.player_contact(tournament, player)
+    locked = (
+        ""
+        if user_may_change_player_identity(request.user, player)
+        else identity_not_yours_text(player)
+    )
     form = forms.PlayerEditForm(
-        request.POST if request.method == "POST" else None, player=player, email=contact
+        request.POST if request.method == "POST" else None,
+        player=player,
+        email=contact,
+        identity_locked=locked,
     )
     if request.method == "POST" and form.is_valid():
         data, old_name = form.cleaned_data, player.name
@@ -225,6 +235,7 @@ def player_edit(request: AuthenticatedHttpRequest, slug: str, player_id: int) ->
             "form": form,
             "back": back,
             "here": "player",
+            "identity_locked": locked,
         },
         status=400 if form.errors else 200,
     )

@@ -15,11 +15,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournament.league import exports
-from tournament.models import Entry, Event, Series
+from tournament.models import Event, Series
 from tournament.pages.caching import Page, cached_page
 from tournament.pages.delivery import page_response
 from tournament.selectors import players_visible_to
-from tournament.services.notify_prefs import player_notify_set
+from tournament.services.notify_prefs import link_notify_set
 from tournament.services.series import series_leaderboard
 
 
@@ -98,27 +98,43 @@ def series_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def player_emails(request: HttpRequest, key: str) -> HttpResponse:
-    """Through a private report link: turn the player's email notifications on or off."""
-    entry = get_object_or_404(Entry.objects.select_related("player"), report_key=key.strip())
-    player = entry.player
+    """Through a private link: turn this tournament's email notices to the player on or
+    off (no other tournament's). Shows where this tournament writes to them: its contact,
+    else the player's own email only as a hint (``a…@example.org``): a link travels on
+    printed slips and QR codes, the player's own address is not its holder's to read."""
+    from matches.services.access import link_by_key
+
+    link, _ = link_by_key(key=key)
     saved = False
     if request.method == "POST":
         choice = request.POST.get("notify")
         if choice not in ("on", "off"):
             return HttpResponse("Choose on or off.", status=400, content_type="text/plain")
-        player = player_notify_set(player=player, notify=choice == "on")
+        link = link_notify_set(link=link, notify=choice == "on")
         saved = True
     page = {
-        "title": f"Emails for {player.name}",
+        "title": f"Emails for {link.player.name}",
         "content": render_to_string(
             "deadlines/preferences.html",
-            {"player": player, "saved": saved},
+            {
+                "player": link.player,
+                "tournament": link.tournament,
+                "contact": link.email or address_hint(link.player.email),
+                "notify": link.notify,
+                "saved": saved,
+            },
             request=request,
         ),
     }
     response = render(request, "public/shell.html", {"page": page, "version": ""})
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+def address_hint(email: str) -> str:
+    """An address as a hint: its first character, then the domain (``a…@example.org``)."""
+    local, at, domain = email.partition("@")
+    return f"{local[:1]}…@{domain}" if at and local else ""
 
 
 @require_POST

@@ -123,6 +123,7 @@ def signup(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
                     "entry": done.entry,
                     "link": done.link,
                     "position": done.position,
+                    "contact": data["email"],  # as typed: the record's own may be empty
                     "link_url": request.build_absolute_uri(
                         reverse("matches:entry", args=[done.link.key])
                     ),

@@ -84,6 +84,19 @@ def user_may_change_player_email(user: User | Any, player: Player) -> bool:
     return not others.exists()
 
 
+def user_may_change_player_identity(user: User | Any, player: Player) -> bool:
+    """Whether ``user`` may change ``player``'s name, club or country, which every
+    tournament the player is in shows (one identity: ratings, series): staff, or a
+    director of every tournament the player is in. A director of only some of them asks
+    staff (or the player's other directors)."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff or user.is_superuser:
+        return True
+    others = Entry.objects.filter(player=player).exclude(event__tournament__directors=user)
+    return not others.exists()
+
+
 def tournament_directors(tournament: Tournament) -> QuerySet[User]:
     """The tournament's directors, by username."""
     return tournament.directors.order_by("username", "pk")

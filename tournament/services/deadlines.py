@@ -44,7 +44,7 @@ from django.utils import timezone
 from matches.errors import refuse
 from matches.models import Match, Submission
 from tournament.models import Entry, Event, Round
-from tournament.services.player_links import contact_emails
+from tournament.services.player_links import notice_emails
 
 log = logging.getLogger(__name__)
 
@@ -187,7 +187,7 @@ def match_remind(*, match_id: int, now: dt.datetime) -> int:
         recipients = [match.entry1, match.entry2]
         if match.status == Match.Status.REPORTED and match.reported_by_id is not None:
             recipients = [e for e in recipients if e.pk != match.reported_by_id]
-        contacts = contact_emails(match.event.tournament_id, [e.player_id for e in recipients])
+        contacts = notice_emails(match.event.tournament_id, [e.player_id for e in recipients])
         messages = [
             _message(
                 contacts[entry.player_id],
@@ -197,7 +197,7 @@ def match_remind(*, match_id: int, now: dt.datetime) -> int:
                 opponent=match.entry2 if entry.pk == match.entry1_id else match.entry1,
             )
             for entry in recipients
-            if entry.player.notify and contacts.get(entry.player_id)
+            if contacts.get(entry.player_id)
         ]
         match.reminded_at = now
         match.save(update_fields=["reminded_at", "updated_at"])
@@ -323,7 +323,7 @@ def _message(to: str, template: str, **context: object) -> EmailMessage:
 
 def _mail_players(match: Match, template: str, **context: object) -> None:
     entries: list[Entry] = [e for e in (match.entry1, match.entry2) if e is not None]
-    contacts = contact_emails(match.event.tournament_id, [e.player_id for e in entries])
+    contacts = notice_emails(match.event.tournament_id, [e.player_id for e in entries])
     messages = [
         _message(
             contacts[e.player_id],
@@ -334,7 +334,7 @@ def _mail_players(match: Match, template: str, **context: object) -> None:
             **context,
         )
         for e in entries
-        if e.player.notify and contacts.get(e.player_id)
+        if contacts.get(e.player_id)
     ]
     if messages:
         mailers.default.send_messages(messages)

@@ -1,17 +1,19 @@
-"""A player's choice of receiving email notifications."""
+"""A player's choice of receiving a tournament's email notices."""
 
 from __future__ import annotations
 
 from django.db import transaction
 
-from tournament.models import Player
+from tournament.models import PlayerLink
 
 
-def player_notify_set(*, player: Player, notify: bool) -> Player:
-    """Turn ``player``'s email notifications on or off."""
+def link_notify_set(*, link: PlayerLink, notify: bool) -> PlayerLink:
+    """Turn the notices of ``link``'s tournament to its player on or off; no other
+    tournament's (whoever holds one tournament's link decides for that one only)."""
     with transaction.atomic():
-        player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
-        if player.notify != notify:
-            player.notify = notify
-            player.save(update_fields=["notify"])
-    return player
+        fresh = PlayerLink.objects.select_for_update(no_key=True).get(pk=link.pk)
+        if fresh.notify != notify:
+            fresh.notify = notify
+            fresh.save(update_fields=["notify"])
+    link.notify = fresh.notify
+    return link

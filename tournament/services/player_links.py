@@ -12,6 +12,7 @@ import logging
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from tournament.models import Entry, Player, PlayerLink, Tournament, User, new_report_key
@@ -58,6 +59,21 @@ def contact_emails(tournament_id: int, player_ids: list[int]) -> dict[int, str]:
     if missing:
         found.update(Player.objects.filter(pk__in=missing).values_list("pk", "email"))
     return found
+
+
+def notice_emails(tournament_id: int, player_ids: list[int]) -> dict[int, str]:
+    """``contact_emails`` for the players who accept this tournament's notices (their
+    link's ``notify`` and their own ``Player.notify``); the others are left out."""
+    quiet = set(
+        PlayerLink.objects.filter(tournament_id=tournament_id, player_id__in=player_ids)
+        .filter(Q(notify=False) | Q(player__notify=False))
+        .values_list("player_id", flat=True)
+    ) | set(Player.objects.filter(pk__in=player_ids, notify=False).values_list("pk", flat=True))
+    return {
+        p: address
+        for p, address in contact_emails(tournament_id, player_ids).items()
+        if p not in quiet
+    }
 
 
 def player_links_ensure(*, tournament: Tournament) -> None:
@@ -125,7 +141,7 @@ def player_links_email(*, tournament: Tournament, by: User | None = None) -> Lin
     for link in PlayerLink.objects.filter(tournament=tournament).select_related("player"):
         if not link.contact_email:
             no_email += 1
-        elif not link.player.notify:
+        elif not link.accepts_notices:
             opted_out += 1
         else:
             queued += 1
@@ -138,10 +154,9 @@ def player_links_email(*, tournament: Tournament, by: User | None = None) -> Lin
 def player_link_email(*, link: PlayerLink, by: User | None = None) -> str:
     """Queue an email with ``link`` to its player now, even if this key was sent before
     (the director asked): ``"queued"``, ``"no-email"`` or ``"opted-out"``."""
-    player = link.player
-    if not player.email:
+    if not link.contact_email:
         return "no-email"
-    if not player.notify:
+    if not link.accepts_notices:
         return "opted-out"
     announce_player_links([link.pk], again=True)
     log.info("player link %s queued again by %s", link.pk, by.pk if by else None)

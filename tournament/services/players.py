@@ -189,6 +189,8 @@ def player_update(
     their email). The rating is computed from results, never edited. Once the change
     commits, the public pages of every tournament the player is entered in are stale.
     Who may do this is the caller's check (``selectors.user_may_edit_player``); the
+    name, club and country, which every tournament shows, only whom
+    ``selectors.user_may_change_player_identity`` allows (403 ``player-not-yours``); the
     player's own email is changed only by whom ``selectors.user_may_change_player_email``
     allows (403 ``email-not-yours`` for anyone else: set your tournament's contact with
     ``player_contact_set``), since other tournaments' notices go there.
@@ -205,6 +207,8 @@ def player_update(
         changed = tuple(field for field, value in new.items() if getattr(player, field) != value)
         if not changed:
             return PlayerChange(player, ())
+        if by is not None and set(changed) & set(IDENTITY):
+            _refuse_identity_not_theirs(by, player, changed)
         renamed = _spaced(new["name"]).casefold() != _spaced(player.name).casefold()
         if renamed and not confirm_new:
             namesakes = player_namesakes(new["name"], exclude=player.pk, by=by)
@@ -268,6 +272,32 @@ def _email_taken(email: str) -> Invalid:
         code="email-taken",
         field="email",
     )
+
+
+#: What every tournament shows of a player: changed only by whom
+#: ``selectors.user_may_change_player_identity`` allows.
+IDENTITY = ("name", "club", "country")
+
+
+def identity_not_yours_text(player: Player) -> str:
+    """Why a director may not change ``player``'s name, club or country."""
+    return (
+        f"{player.name} also plays in tournaments you do not direct, which show their "
+        "name, club and country too: only staff or the directors of every tournament they "
+        "are in change them. Ask your federation's staff (or those directors) to correct "
+        "them."
+    )
+
+
+def _refuse_identity_not_theirs(by: User, player: Player, changed: tuple[str, ...]) -> None:
+    from tournament.selectors import user_may_change_player_identity
+
+    if not user_may_change_player_identity(by, player):
+        raise Forbidden(
+            identity_not_yours_text(player),
+            code="player-not-yours",
+            field=next(f for f in changed if f in IDENTITY),
+        )
 
 
 def _refuse_email_not_theirs(by: User, player: Player) -> None:

@@ -3,8 +3,8 @@ each queued by a receiver of what the services announce (:mod:`tournament.signal
 
 The console backend prints them unless ``EMAIL_HOST`` selects SMTP. A player is
 written to at the tournament's contact for them (``PlayerLink.email``), else at their
-own email; players who turned notifications off (``Player.notify``) or have no address
-get nothing.
+own email; players who turned this tournament's notices off (``PlayerLink.notify``, or
+``Player.notify`` for all of them) or have no address get nothing.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from matches.names import distinct_names
 from tournament import outbox, signals
 from tournament.models import Entry, PlayerLink, Tournament, User
 from tournament.services.directors import set_password_path
-from tournament.services.player_links import contact_emails, player_link_ensure
+from tournament.services.player_links import contact_emails, notice_emails, player_link_ensure
 
 log = logging.getLogger(__name__)
 
@@ -146,13 +146,13 @@ def notify_match_ready(self: object, match_id: int) -> int:
 
     messages = []
     keys = []
-    contacts = contact_emails(
+    contacts = notice_emails(
         match.event.tournament_id, [match.entry1.player_id, match.entry2.player_id]
     )
     for entry, opponent in ((match.entry1, match.entry2), (match.entry2, match.entry1)):
         player = entry.player
         to = contacts.get(player.pk, "")
-        if not player.notify or not to:
+        if not to:
             continue
         key = f"notified:ready:{match.pk}:{entry.report_key}:{opponent.report_key}"
         try:
@@ -205,7 +205,7 @@ def notify_player_link(self: object, link_id: int, again: bool = False) -> int:
     """Email a player their private link; once per key (a regenerated key is sent again),
     unless ``again`` (a director sent it from the player's card)."""
     link = PlayerLink.objects.select_related("tournament", "player").filter(pk=link_id).first()
-    if link is None or not link.contact_email or not link.player.notify:
+    if link is None or not link.contact_email or not link.accepts_notices:
         return 0
     key = f"notified:link:{link.pk}:{link.key}"
     try:

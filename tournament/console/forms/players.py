@@ -111,7 +111,16 @@ class PlayerEditForm(AskToConfirm):
     confirm_label = "Yes, this is another person of that name"
     confirm_help = "Tick it if they are different people, and save again."
 
-    def __init__(self, *args: Any, player: Player, email: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        player: Player,
+        email: str | None = None,
+        identity_locked: str = "",
+        **kwargs: Any,
+    ) -> None:
+        """``identity_locked``: why the name, club and country are not this director's to
+        change (the page shows it; the fields are read-only); empty when they are."""
         kwargs["initial"] = {
             "name": player.name,
             "email": player.email if email is None else email,
@@ -119,6 +128,10 @@ class PlayerEditForm(AskToConfirm):
             "country": player.country,
         }
         super().__init__(*args, **kwargs)
+        if identity_locked:
+            for field in ("name", "club", "country"):
+                self.fields[field].disabled = True
+            self.fields["name"].help_text = "Read-only here: see why above."
         if self.is_bound and self.fields["confirm_new"].clean(self.data.get("confirm_new")):
             self.ask_to_confirm()  # ticked once: stays in sight, never silently kept
 
