@@ -91,7 +91,7 @@ def test_doubles_of_games_reported_without_their_detail(client: Client) -> None:
         doubles=[],
     )
     page = client.get(f"/matches/{match.pk}/").content.decode()
-    rows = page.split('<table class="games">')[1].split("</table>")[0].split("<tr")[2:]
+    rows = page.split('<table class="games')[1].split("</table>")[0].split("<tr")[2:]
     assert "doubled at roll 3, taken" in rows[0]
     assert "cube at 2 (who doubled was not reported)" in rows[1]
     assert "doubled to 2, dropped" in rows[2]
