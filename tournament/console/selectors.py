@@ -13,6 +13,7 @@ from django.db.models import Count, F, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from matches.models import Match
+from matches.names import names_told_apart
 from tournament.models import Entry, Event, Player, PlayerLink, Round, Tournament, User
 from tournament.selectors import tournament_directors, tournaments_directed_by
 
@@ -166,7 +167,12 @@ def match_grid(
         )
     )
     rows = {r.pk: RoundRow(round=r) for r in event_rounds(event)}
-    for match in matches:
+    every = list(matches)
+    # Namesakes told apart by club, country or seed: the grid shows name1 and name2.
+    names = names_told_apart(e for m in every for e in (m.entry1, m.entry2) if e is not None)
+    for match in every:
+        match.name1 = names.get(match.entry1_id or 0, "")  # type: ignore[attr-defined]
+        match.name2 = names.get(match.entry2_id or 0, "")  # type: ignore[attr-defined]
         row = rows.get(match.round_id)
         if row is None or (round_id is not None and match.round_id != round_id):
             continue
