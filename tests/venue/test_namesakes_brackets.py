@@ -41,6 +41,11 @@ TOLD = [
 
 @pytest.fixture
 def drawn():
+    return build_twins()
+
+
+def build_twins():
+    """The Twin Open's Main of ``FIELD``, drawn by rating (seeds 1-8 in ``FIELD``'s order)."""
     clear_caches()
     director = UserFactory()
     t = services.tournament_create(name="Twin Open", slug="twin", director=director)
