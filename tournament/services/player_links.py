@@ -139,7 +139,7 @@ def player_link_email(*, link: PlayerLink, by: User | None = None) -> str:
     """Queue an email with ``link`` to its player now, even if this key was sent before
     (the director asked): ``"queued"``, ``"no-email"`` or ``"opted-out"``."""
     player = link.player
-    if not player.email:
+    if not link.contact_email:  # the tournament's contact for them, else their own
         return "no-email"
     if not player.notify:
         return "opted-out"
