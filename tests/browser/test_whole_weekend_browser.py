@@ -279,6 +279,7 @@ def run(chromium: Any, base: str) -> None:
     spectator.goto(f"{base}/t/{SLUG}/")
     click_link(spectator, "main a:text-is('Main')")
     both_widths(spectator, FOLDER, "public-main-finished")
+    assert "Single elimination · 8 players" in spectator.inner_text("main")  # not Bruno
     cells = spectator.locator(".final-table:not(.side-pool) tbody tr")
     rows = [
         (
