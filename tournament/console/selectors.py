@@ -202,6 +202,7 @@ class EventSummary:
     entries: int
     checked_in: int
     counts: list[StateCount]
+    waiting: int = 0
 
 
 def tournament_overview(tournament: Tournament) -> list[EventSummary]:
@@ -225,7 +226,9 @@ def tournament_overview(tournament: Tournament) -> list[EventSummary]:
         .annotate(n=Count("id"))
         .values_list("event_id", "status", "n")
     }
-    staying = [str(value) for value in Entry.Status.values if value != Entry.Status.WITHDRAWN]
+    # The field: neither withdrawn nor on the waiting list nor awaiting approval.
+    off = (Entry.Status.WITHDRAWN, Entry.Status.WAITING, Entry.Status.PENDING)
+    staying = [str(value) for value in Entry.Status.values if value not in off]
     summaries = []
     for event in events:
         summaries.append(
@@ -236,6 +239,7 @@ def tournament_overview(tournament: Tournament) -> list[EventSummary]:
                 counts=_state_counts(
                     {value: match_counts.get((event.pk, value), 0) for value, _ in MATCH_STATES}
                 ),
+                waiting=entry_counts.get((event.pk, str(Entry.Status.WAITING)), 0),
             )
         )
     return summaries
