@@ -3,7 +3,7 @@ then seed, then their player number; "you" on one's own page."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 
@@ -40,4 +40,18 @@ def distinct_names(entries: Sequence[Any], *, me: Any = None) -> list[str]:
             names.append(f"you ({name})")
         else:
             names.append(f"{name} ({_tell(entry, same)})")
+    return names
+
+
+def names_told_apart(entries: Iterable[Any]) -> dict[int, str]:
+    """Each entry's name (by its pk) in a list of many (a bracket, the match grid): its
+    player's name, with "(club)", "(country)" or "(seed n)" only where another entry
+    shares it. Linear in the entries: only namesakes are compared."""
+    groups: dict[str, dict[int, Any]] = {}
+    for entry in entries:
+        groups.setdefault(_key(entry.player.name), {})[entry.pk] = entry
+    names: dict[int, str] = {}
+    for group in groups.values():
+        members = list(group.values())
+        names.update(zip(group, distinct_names(members), strict=True))
     return names

@@ -148,7 +148,7 @@ def player_link_email_view(
     sent = player_link_email(link=link, by=request.user)
     name = link.player.name
     if sent == "queued":
-        messages.success(request, f"{name}'s link is on its way to {link.player.email}.")
+        messages.success(request, f"{name}'s link is on its way to {link.contact_email}.")
     elif sent == "opted-out":
         messages.error(request, f"{name} turned email notices off: print their card.")
     else:

@@ -13,6 +13,7 @@ from django.db.models import Count, F, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from matches.models import Match
+from matches.names import names_told_apart
 from tournament.models import Entry, Event, Player, PlayerLink, Round, Tournament, User
 from tournament.selectors import tournament_directors, tournaments_directed_by
 
@@ -166,7 +167,12 @@ def match_grid(
         )
     )
     rows = {r.pk: RoundRow(round=r) for r in event_rounds(event)}
-    for match in matches:
+    every = list(matches)
+    # Namesakes told apart by club, country or seed: the grid shows name1 and name2.
+    names = names_told_apart(e for m in every for e in (m.entry1, m.entry2) if e is not None)
+    for match in every:
+        match.name1 = names.get(match.entry1_id or 0, "")  # type: ignore[attr-defined]
+        match.name2 = names.get(match.entry2_id or 0, "")  # type: ignore[attr-defined]
         row = rows.get(match.round_id)
         if row is None or (round_id is not None and match.round_id != round_id):
             continue
@@ -196,6 +202,7 @@ class EventSummary:
     entries: int
     checked_in: int
     counts: list[StateCount]
+    waiting: int = 0
 
 
 def tournament_overview(tournament: Tournament) -> list[EventSummary]:
@@ -219,7 +226,9 @@ def tournament_overview(tournament: Tournament) -> list[EventSummary]:
         .annotate(n=Count("id"))
         .values_list("event_id", "status", "n")
     }
-    staying = [str(value) for value in Entry.Status.values if value != Entry.Status.WITHDRAWN]
+    # The field: neither withdrawn nor on the waiting list nor awaiting approval.
+    off = (Entry.Status.WITHDRAWN, Entry.Status.WAITING, Entry.Status.PENDING)
+    staying = [str(value) for value in Entry.Status.values if value not in off]
     summaries = []
     for event in events:
         summaries.append(
@@ -230,6 +239,7 @@ def tournament_overview(tournament: Tournament) -> list[EventSummary]:
                 counts=_state_counts(
                     {value: match_counts.get((event.pk, value), 0) for value, _ in MATCH_STATES}
                 ),
+                waiting=entry_counts.get((event.pk, str(Entry.Status.WAITING)), 0),
             )
         )
     return summaries

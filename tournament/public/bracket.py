@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from matches.models import Match
+from matches.names import names_told_apart
 from tournament.models import Event, Round
 from tournament.public.boxes import Box, Column, Destination, Joins, Line
 from tournament.public.render import columns_html
@@ -35,6 +36,20 @@ class EntryRow:
     seed: int | None
     player_id: int
     name: str
+    club: str = ""
+    country: str = ""
+
+    @property
+    def player(self) -> PlayerFacts:
+        """What tells the player apart from a namesake (``matches.names``)."""
+        return PlayerFacts(self.player_id, self.name, self.club, self.country)
+
+
+class PlayerFacts(NamedTuple):
+    pk: int
+    name: str
+    club: str
+    country: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,16 +77,18 @@ class MatchRow:
         "pk", "event_id", "round_id", "slot", "is_bye", "status", "winner_id", "decision",
         "length", "score1", "score2",
         "entry1_id", "entry1__seed", "entry1__player_id", "entry1__player__name",
+        "entry1__player__club", "entry1__player__country",
         "entry2_id", "entry2__seed", "entry2__player_id", "entry2__player__name",
+        "entry2__player__club", "entry2__player__country",
         "table",
     )  # fmt: skip
 
     @classmethod
     def from_values(cls, row: Sequence[Any]) -> MatchRow:
         head = row[:11]
-        first = EntryRow(*row[11:15]) if row[11] is not None else None
-        second = EntryRow(*row[15:19]) if row[15] is not None else None
-        return cls(*[*head, first, second, row[19]])
+        first = EntryRow(*row[11:17]) if row[11] is not None else None
+        second = EntryRow(*row[17:23]) if row[17] is not None else None
+        return cls(*[*head, first, second, row[23]])
 
     @property
     def entry1_id(self) -> int | None:
@@ -142,6 +159,7 @@ def _entry_line(
     side: int,
     destinations: Mapping[int, Destination],
     placeholder: str = "",
+    names: Mapping[int, str] | None = None,
 ) -> Line:
     if entry is None:
         return Line(placeholder=placeholder or ("bye" if match.is_bye else ""))
@@ -153,7 +171,7 @@ def _entry_line(
     if score is not None and match.status == Match.Status.READY and not score:
         score = None
     return Line(
-        name=entry.name,
+        name=(names or {}).get(entry.pk, entry.name),
         seed=entry.seed,
         player_id=entry.player_id,
         score=score,
@@ -167,8 +185,10 @@ def match_box(
     match: MatchRow,
     destinations: Mapping[int, Destination] | None = None,
     placeholders: tuple[str, str] = ("", ""),
+    names: Mapping[int, str] | None = None,
 ) -> Box:
-    """One match box; ``destinations`` maps a player to where they went after losing."""
+    """One match box; ``destinations`` maps a player to where they went after losing,
+    ``names`` an entry to its name told apart from its namesakes'."""
     where = destinations or {}
     if (
         match.is_bye
@@ -187,8 +207,8 @@ def match_box(
         decision=match.decision
         if match.decision not in ("", Match.Decision.PLAY, Match.Decision.BYE)
         else "",
-        top=_entry_line(match.entry1, match, 1, where, placeholders[0]),
-        bottom=_entry_line(match.entry2, match, 2, where, placeholders[1]),
+        top=_entry_line(match.entry1, match, 1, where, placeholders[0], names),
+        bottom=_entry_line(match.entry2, match, 2, where, placeholders[1], names),
         table=match.table if match.status != Match.Status.COMPLETE else None,
     )
 
@@ -215,6 +235,9 @@ def build(
     for match in matches:
         by_round.setdefault(match.round_id, {})[match.slot] = match
         total += 1
+    names = names_told_apart(
+        e for slots in by_round.values() for m in slots.values() for e in (m.entry1, m.entry2) if e
+    )
     grouped: dict[str, list[Round]] = {}
     for rnd in sorted(rounds, key=lambda r: r.number):
         grouped.setdefault(rnd.bracket, []).append(rnd)
@@ -235,6 +258,7 @@ def build(
                         fills.get((key, rnd.number, k, 0), ""),
                         fills.get((key, rnd.number, k, 1), ""),
                     ),
+                    names,
                 )
                 if k in slots
                 else _void_box(k + 1, rnd.match_length)

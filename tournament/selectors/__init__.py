@@ -26,6 +26,16 @@ from tournament.models import Draw, Entry, Event, Player, PlayerLink, Round, Tou
 #: Entries that hold no place in the event (a waiting list, a sign-up not approved yet).
 OFF_LIST = (Entry.Status.WAITING, Entry.Status.PENDING)
 
+
+def in_field(entries: QuerySet[Entry]) -> QuerySet[Entry]:
+    """The entries of ``entries`` that make up an event's field: not waiting or pending,
+    and not withdrawn before the draw (a player withdrawn during play had a place)."""
+    seated = Match.objects.filter(Q(entry1=OuterRef("pk")) | Q(entry2=OuterRef("pk")))
+    return entries.exclude(status__in=OFF_LIST).exclude(
+        Q(status=Entry.Status.WITHDRAWN) & ~Exists(seated)
+    )
+
+
 # ---- access ---------------------------------------------------------------------------
 
 

@@ -154,7 +154,7 @@ def player_links_email(*, tournament: Tournament, by: User | None = None) -> Lin
 def player_link_email(*, link: PlayerLink, by: User | None = None) -> str:
     """Queue an email with ``link`` to its player now, even if this key was sent before
     (the director asked): ``"queued"``, ``"no-email"`` or ``"opted-out"``."""
-    if not link.contact_email:
+    if not link.contact_email:  # the tournament's contact for them, else their own
         return "no-email"
     if not link.accepts_notices:
         return "opted-out"

@@ -16,7 +16,7 @@ from tournament.models import Draw, Event, Round
 from tournament.public import bracket as layout
 from tournament.public.boxes import Destination
 from tournament.public.selectors.common import matches_with_players
-from tournament.selectors import OFF_LIST
+from tournament.selectors import in_field
 from tournament.selectors.brackets import double_elimination, feed_in
 
 ELIMINATION = frozenset({Event.Format.SINGLE_ELIMINATION, Event.Format.DOUBLE_ELIMINATION})
@@ -198,7 +198,7 @@ def _standings(event: Event) -> Standings:
 def event_page(event: Event) -> EventPage:
     """Everything the event page shows: the bracket (and companions) or standings and pairings."""
     draws = list(event.draws.order_by("-created_at"))
-    entry_count = event.entries.exclude(status__in=OFF_LIST).count()
+    entry_count = in_field(event.entries.all()).count()
     feeds_into = list(event.feeds.order_by("position", "id"))
     if event.format in ELIMINATION:
         companions = _companions(event)

@@ -14,7 +14,7 @@ from matches.models import Match
 from tournament.models import Entry, Event, Player, Round, Tournament
 from tournament.public.selectors.common import RUNNING, matches_with_players
 from tournament.public.selectors.in_play import LiveMatch, live_matches
-from tournament.selectors import OFF_LIST
+from tournament.selectors import in_field
 
 
 def public_tournaments() -> QuerySet[Tournament]:
@@ -74,9 +74,7 @@ def tournament_page(tournament: Tournament) -> TournamentPage:
     events = list(
         tournament.events.select_related("champion__player", "feeds_from")
         .annotate(
-            entry_count=_count_of(
-                Entry.objects.filter(event=OuterRef("pk")).exclude(status__in=OFF_LIST)
-            ),
+            entry_count=_count_of(in_field(Entry.objects.filter(event=OuterRef("pk")))),
             running_count=_count_of(Match.objects.filter(event=OuterRef("pk"), status__in=RUNNING)),
         )
         .order_by("position", "id")
