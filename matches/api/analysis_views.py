@@ -258,7 +258,10 @@ class TournamentAnalysisCsvView(APIView):
 
     @extend_schema(
         operation_id="tournaments_analysis_csv",
-        responses={(200, "text/csv"): OpenApiResponse(response=OpenApiTypes.STR)},
+        responses={
+            (200, "text/csv"): OpenApiResponse(response=OpenApiTypes.STR),
+            (404, "application/json"): ERRORS[404],
+        },
         summary="The tournament's analysis figures as CSV",
     )
     def get(self, request: Request, slug: str) -> HttpResponse:

@@ -200,3 +200,20 @@ def test_a_tournament_that_never_numbers_tables_gets_none(
     assert not Match.objects.filter(event__tournament=weekend.main.tournament_id).exclude(
         table=None
     )
+
+
+def test_a_match_under_way_before_its_seating_ran_keeps_no_table_and_says_so(caplog):
+    """The seating of matches that opened by themselves, held up (a node died after the
+    commit), finds one already in play: it gives the waiting one a table, leaves the
+    other where its players sit, and says so in the log."""
+    from tournament.services.tables import opened_tables_assign
+
+    main = elimination(8)
+    first, playing, waiting, *_ = _ready(main)
+    match_table_set(match=first, table=1)  # the tournament numbers its tables
+    Match.objects.filter(pk=playing.pk).update(status=Match.Status.PLAYING)
+    with caplog.at_level("WARNING", logger="tournament.services.tables"):
+        seated = opened_tables_assign(match_ids=[playing.pk, waiting.pk])
+    assert [m.pk for m in seated] == [waiting.pk]
+    assert Match.objects.get(pk=playing.pk).table is None
+    assert f"match {playing.pk} was under way before its table" in caplog.text

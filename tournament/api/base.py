@@ -27,6 +27,7 @@ WRITE_ERRORS = {
     403: OpenApiResponse(ERROR, description="Not a director of this tournament"),
     404: OpenApiResponse(ERROR, description="Not found"),
     409: OpenApiResponse(ERROR, description="The state changed under you"),
+    413: OpenApiResponse(ERROR, description="The body is over the size limit (sent unread)"),
 }
 
 

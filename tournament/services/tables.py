@@ -8,6 +8,7 @@ never hand out the same table twice.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Iterator
 
 from django.db import transaction
@@ -18,6 +19,8 @@ from matches.models import Match
 from matches.signals import announce_match_changed
 from tournament import outbox
 from tournament.models import Round, Tournament, User
+
+log = logging.getLogger(__name__)
 
 #: The highest table number a director may give.
 MAX_TABLE = 999
@@ -141,6 +144,19 @@ def opened_tables_on_commit(match_ids: Iterable[int]) -> None:
         outbox.enqueue("tournament.tasks.assign_opened_tables", ids, here=True)
 
 
+def _log_under_way(ids: list[int], waiting: list[Match]) -> None:
+    """Say which matches were no longer waiting when their seating ran (held up by a dead
+    node or a blip, and the players had started): they keep playing where they sit."""
+    late = (
+        Match.objects.filter(pk__in=set(ids) - {m.pk for m in waiting}, table__isnull=True)
+        .exclude(status=Match.Status.READY)
+        .filter(is_bye=False)
+        .values_list("pk", flat=True)
+    )
+    for pk in late:
+        log.warning("match %s was under way before its table could be given: none given", pk)
+
+
 def opened_tables_assign(*, match_ids: Iterable[int]) -> list[Match]:
     """Give each of ``match_ids`` that is ready and has no table the lowest free table, in
     bracket order, if its tournament numbers tables (some match of it has had one).
@@ -166,6 +182,8 @@ def opened_tables_assign(*, match_ids: Iterable[int]) -> list[Match]:
             .filter(pk__in=ids, status=Match.Status.READY, table__isnull=True, is_bye=False)
             .order_by("event_id", "round__number", "slot")
         )
+        if len(waiting) < len(ids):
+            _log_under_way(ids, waiting)
         seated: list[Match] = []
         now = timezone.now()
         for match, table in zip(waiting, _free_tables(tournament_id), strict=False):
