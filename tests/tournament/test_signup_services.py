@@ -17,8 +17,8 @@ from tournament.services.signup import (
     entry_approve,
     entry_signup,
     signup_namesakes,
-    waiting_position,
 )
+from tournament.services.waiting_list import waiting_position
 
 pytestmark = pytest.mark.django_db
 

@@ -541,7 +541,7 @@ class EntrySerializer(serializers.ModelSerializer):
         positions = self.context.get("waiting")
         if positions is not None:
             return positions.get(entry.pk)  # type: ignore[no-any-return]
-        from tournament.services.signup import waiting_position
+        from tournament.services.waiting_list import waiting_position
 
         return waiting_position(entry)
 

@@ -26,8 +26,8 @@ from tournament.services.signup import (
     SIGNED,
     entry_signup,
     signup_open_problem,
-    waiting_position,
 )
+from tournament.services.waiting_list import waiting_position
 from tournament.web.signup_rate import signup_wait
 
 #: The honeypot: a field hidden from people (CSS and ``aria-hidden``); bots fill it.

@@ -14,6 +14,7 @@ from matches.services.ledger import RequestMeta, submission_reject
 from tournament.models import Entry, Event, Player, Round, User
 from tournament.services.common import ACTIVE, event_lock
 from tournament.services.player_links import player_link_ensure
+from tournament.services.waiting_list import waiting_promote
 
 
 def _check_open_for_entries(event: Event) -> Round | None:
@@ -160,8 +161,6 @@ def entry_withdraw(
             entry.status = Entry.Status.WITHDRAWN
             entry.save(update_fields=["status"])
             if entry.event.status == Event.Status.REGISTRATION:
-                from tournament.services.signup import waiting_promote
-
                 waiting_promote(event=entry.event)  # the first on the list takes the place
             for match, opponent in walkovers:
                 match_decide_without_play(

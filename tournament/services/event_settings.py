@@ -195,7 +195,7 @@ def event_update(
         if "rounds_planned" in changed and event.status == Event.Status.RUNNING:
             league_finish_if_done(event)
         if "entry_cap" in changed:  # a higher cap (or none) takes players off the list
-            from tournament.services.signup import waiting_promote
+            from tournament.services.waiting_list import waiting_promote
 
             waiting_promote(event=event)
         for event_id in {i for i in (event.pk, event.feeds_from_id, was_fed_by) if i is not None}:

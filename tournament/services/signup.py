@@ -32,6 +32,7 @@ from tournament.services.common import ACTIVE
 from tournament.services.entries import entry_register
 from tournament.services.player_links import contact_emails, player_link_ensure
 from tournament.services.players import player_contact_set, player_create
+from tournament.services.waiting_list import has_room, waiting_position
 from tournament.signals import announce_signup_notice
 
 #: Entries that hold or wait for a place (a second sign-up with their email is refused).
@@ -59,23 +60,6 @@ def signup_open_problem(event: Event, now: datetime | None = None) -> str | None
     if event.signup_deadline is not None and (now or timezone.now()) >= event.signup_deadline:
         return f"Sign-up for {event.name} closed at the deadline."
     return None
-
-
-def waiting_position(entry: Entry) -> int | None:
-    """The entry's place on its event's waiting list (1 = next in), None off the list."""
-    if entry.status != Entry.Status.WAITING:
-        return None
-    ahead = Entry.objects.filter(event_id=entry.event_id, status=Entry.Status.WAITING).filter(
-        Q(waiting_since__lt=entry.waiting_since)
-        | Q(waiting_since=entry.waiting_since, pk__lt=entry.pk)
-    )
-    return ahead.count() + 1
-
-
-def _has_room(event: Event) -> bool:
-    if event.entry_cap is None:
-        return True
-    return event.entries.filter(status__in=ACTIVE).count() < event.entry_cap
 
 
 def _clean_email(email: str) -> str:
@@ -173,7 +157,7 @@ def entry_approve(*, entry: Entry, by: User | None = None) -> Entry:
         if event.status != Event.Status.REGISTRATION:
             raise refuse(f"{event.name} is already drawn.", code="event-drawn")
         entry.event = event
-        if _has_room(event):
+        if has_room(event):
             entry.status = Entry.Status.REGISTERED
             entry.save(update_fields=["status"])
             _notify(entry, "registered")
@@ -182,32 +166,6 @@ def entry_approve(*, entry: Entry, by: User | None = None) -> Entry:
             _notify(entry, "waiting", waiting_position(entry))
         page_cache.invalidate_event_on_commit(event.pk, event.tournament_id)
     return entry
-
-
-def waiting_promote(*, event: Event) -> list[Entry]:
-    """Move entries up from the waiting list while the event has room (the caller holds
-    the event's lock; before the draw only). Each is emailed once the change commits."""
-    event = Event.objects.get(pk=event.pk)
-    if event.status != Event.Status.REGISTRATION:
-        return []
-    moved = []
-    while _has_room(event):
-        first = (
-            Entry.objects.select_for_update(no_key=True)
-            .filter(event=event, status=Entry.Status.WAITING)
-            .order_by("waiting_since", "pk")
-            .first()
-        )
-        if first is None:
-            break
-        first.status = Entry.Status.REGISTERED
-        first.waiting_since = None
-        first.save(update_fields=["status", "waiting_since"])
-        _notify(first, "moved-up")
-        moved.append(first)
-    if moved:
-        page_cache.invalidate_event_on_commit(event.pk, event.tournament_id)
-    return moved
 
 
 def signup_namesakes(entries: list[Entry]) -> dict[int, list[Player]]:

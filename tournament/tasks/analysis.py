@@ -63,7 +63,7 @@ def dispatch(analysis_id: int) -> None:
         return
     from tournament.tasks import analysis_thread
 
-    analysis_thread.start(analysis_id)
+    analysis_thread.start(analysis_id, analyse)
     if analysis_thread.first_start():
         sweep_analyses()
 
@@ -129,7 +129,7 @@ def sweep_analyses() -> int:
         if threads:
             from tournament.tasks import analysis_thread
 
-            analysis_thread.start(analysis_id)
+            analysis_thread.start(analysis_id, analyse)
         else:
             analyse_match.delay(analysis_id)
     if lost:

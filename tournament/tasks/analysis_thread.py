@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 
 from django.db import connections
 
@@ -37,10 +38,10 @@ def first_start() -> bool:
     return first
 
 
-def start(analysis_id: int) -> threading.Thread:
-    """Start the analysis in a daemon thread (it waits for a free slot)."""
+def start(analysis_id: int, analyse: Callable[[int], object]) -> threading.Thread:
+    """Start ``analyse(analysis_id)`` in a daemon thread (it waits for a free slot)."""
     thread = threading.Thread(
-        target=_run, args=(analysis_id,), name=f"analysis-{analysis_id}", daemon=True
+        target=_run, args=(analysis_id, analyse), name=f"analysis-{analysis_id}", daemon=True
     )
     with _lock:
         _running.add(thread)
@@ -48,9 +49,8 @@ def start(analysis_id: int) -> threading.Thread:
     return thread
 
 
-def _run(analysis_id: int) -> None:
+def _run(analysis_id: int, analyse: Callable[[int], object]) -> None:
     from matches.services.analysis import analysis_fail
-    from tournament.tasks.analysis import analyse
 
     try:
         with SLOTS:
