@@ -1,4 +1,5 @@
-"""System checks: refuse to run the site without a secret key of its own when DEBUG is off.
+"""System checks: refuse to run the site without a secret key of its own when DEBUG is off;
+``check --deploy`` warns of the admin at its default path.
 
 A key that was ever published (the old ``deploy/env.example`` one, placeholders) signs
 nothing safely: every deployment that kept it shares it with the world.
@@ -9,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.core.checks import Error, register
+from django.core.checks import Error, Tags, Warning, register
 from django.core.exceptions import ImproperlyConfigured
 
 MISSING_SECRET_KEY = "SECRET_KEY must be set when DEBUG is off."
@@ -65,6 +66,24 @@ def secret_key_check(app_configs: Any, **kwargs: Any) -> list[Error]:
                 EXAMPLE_SECRET_KEY,
                 hint="python -c 'import secrets; print(secrets.token_urlsafe(50))'",
                 id="tournament.E002",
+            )
+        ]
+    return []
+
+
+DEFAULT_ADMIN_PATH = "admin/"
+
+
+@register(Tags.security, deploy=True)
+def admin_path_check(app_configs: Any, **kwargs: Any) -> list[Warning]:
+    """``check --deploy``: the admin at the default ``/admin/`` is where every scanner looks."""
+    if settings.ADMIN_PATH == DEFAULT_ADMIN_PATH:
+        return [
+            Warning(
+                "The admin is at the default path /admin/, where every scanner tries it.",
+                hint="Set ADMIN_PATH to a path of your own (say ops-<random>/) or to off "
+                "(deploy/DEPLOY.md).",
+                id="tournament.W001",
             )
         ]
     return []

@@ -65,8 +65,10 @@ MIDDLEWARE = [
     "tournament.web.body_limit.BodyLimitMiddleware",  # before CSRF reads an oversized upload
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "tournament.web.language.LanguageMiddleware",  # after auth: the account's preference
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "tournament.web.local_time.TournamentTimeZoneMiddleware",  # the tournament's clock
     "tournament.web.error_pages.AppErrorMiddleware",  # a refusal no view caught: 4xx, not 500
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
 ]
@@ -85,6 +87,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
             ],
         },
     },
@@ -168,7 +171,7 @@ CACHE_KEY_PREFIX = os.environ.get("CACHE_KEY_PREFIX", "bgd")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "core.redis_cache.RedisCache",  # Django's, reusing its clients
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": CACHE_KEY_PREFIX,
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
@@ -204,6 +207,14 @@ ANALYSIS_AUTO = env_bool("ANALYSIS_AUTO", True)  # analyse stored match files by
 # Without a broker (Celery eager) an analysis runs in a background thread of the web
 # process after the commit, never inside the upload's request (tournament/tasks/analysis_thread.py).
 ANALYSIS_IN_THREAD = env_bool("ANALYSIS_IN_THREAD", True)
+# A fair share of the analysis queue: at most this many analyses of one tournament are
+# on the queue or running; its others wait in the database and are released, oldest
+# first, as its slots free (matches/services/analysis.py, analysis_release).
+ANALYSIS_SLOTS_PER_TOURNAMENT = int(os.environ.get("ANALYSIS_SLOTS_PER_TOURNAMENT", "2"))
+# A director's re-runs: per match and per director, in any hour (a re-run asked while
+# one is queued or running is merged into it and costs nothing).
+ANALYSIS_RERUNS_PER_MATCH_HOUR = int(os.environ.get("ANALYSIS_RERUNS_PER_MATCH_HOUR", "3"))
+ANALYSIS_RERUNS_PER_DIRECTOR_HOUR = int(os.environ.get("ANALYSIS_RERUNS_PER_DIRECTOR_HOUR", "20"))
 # Late acks: a message not acknowledged within the visibility timeout is delivered again.
 # It must outlast the longest analysis (Redis' default of 300 s does not); the task is
 # idempotent besides (a claimed analysis is not run twice).
@@ -229,17 +240,21 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
     # Ratings, reminders and deadline rules (tournament/tasks/ratings.py, deadlines.py).
     "sweep-unrated-matches": {
-        "task": "tournament.tasks_scheduled.sweep_unrated_matches",
+        "task": "tournament.tasks.sweep_unrated_matches",
         "schedule": 300.0,
     },
     "send-deadline-reminders": {
-        "task": "tournament.tasks_scheduled.send_deadline_reminders",
+        "task": "tournament.tasks.send_deadline_reminders",
         "schedule": 300.0,
     },
-    "apply-deadlines": {"task": "tournament.tasks_scheduled.apply_deadlines", "schedule": 60.0},
+    "apply-deadlines": {"task": "tournament.tasks.apply_deadlines", "schedule": 60.0},
     # Analyses whose task was lost (broker down, worker gone) are queued again.
     "sweep-analyses": {"task": "tournament.tasks.sweep_analyses", "schedule": 300.0},
+    # Reports' idempotency keys older than REPORT_KEY_HOURS (matches/services/idempotency.py).
+    "sweep-report-keys": {"task": "tournament.tasks.sweep_report_keys", "schedule": 3600.0},
 }
+#: Hours a report's Idempotency-Key is kept (72 at the least: a weekend).
+REPORT_KEY_HOURS = int(os.environ.get("REPORT_KEY_HOURS", "96"))
 
 AUTH_USER_MODEL = "tournament.User"
 AUTH_PASSWORD_VALIDATORS = [
@@ -252,7 +267,22 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
-LANGUAGE_CODE = "en-gb"
+# Languages (issue 30; docs/how-it-works.md): one appears here only when its catalogue
+# in locale/ is at least 90 % translated (tools/i18n_report.py). Which one a request
+# gets: tournament.web.language.
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("da", "Dansk"),
+    ("de", "Deutsch"),
+    ("ja", "日本語"),
+    ("tr", "Türkçe"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates, times and numbers in each language's own way (the pages name the formats).
+FORMAT_MODULE_PATH = ["tournament.locale_formats"]
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -282,6 +312,15 @@ REPORT_LINK_RATE = os.environ.get("REPORT_LINK_RATE", "120/min")
 REPORT_REJECTED_KEPT_PER_HOUR = int(os.environ.get("REPORT_REJECTED_KEPT_PER_HOUR", "60"))
 # Public sign-up (the form and POST /api/events/<id>/signup/): sign-ups per client address.
 SIGNUP_RATE = os.environ.get("SIGNUP_RATE", "10/h")
+# Sign-up mails (the link to confirm, "already signed up") one address gets in a day.
+SIGNUP_MAILS_PER_ADDRESS_DAY = int(os.environ.get("SIGNUP_MAILS_PER_ADDRESS_DAY", "3"))
+# "Email this player" from the console: seconds between two mails of one link, and the
+# most one link gets in a day.
+LINK_EMAIL_COOLDOWN = int(os.environ.get("LINK_EMAIL_COOLDOWN", "600"))
+LINK_EMAILS_PER_DAY = int(os.environ.get("LINK_EMAILS_PER_DAY", "5"))
+# Seconds a proxy in front (deploy/nginx.conf's edge cache) may keep a public page or
+# live fragment served to an anonymous visitor (X-Accel-Expires); 0: never.
+EDGE_CACHE_SECONDS = int(os.environ.get("EDGE_CACHE_SECONDS", "2"))
 
 # Email: the console by default; SMTP when EMAIL_HOST is set. Sent by tasks, never in a request.
 if os.environ.get("EMAIL_HOST"):
@@ -344,6 +383,8 @@ SPECTACULAR_SETTINGS = {
         "GameEndedByEnum": "matches.models.Game.EndedBy",
         "ReportResultEnum": ["single", "gammon", "backgammon"],
         "ReportEndedByEnum": ["play", "drop", "resign"],
+        "AnalysisStatusEnum": ["none", "queued", "running", "done", "failed", "unavailable"],
+        "LanguageEnum": [code for code, _name in LANGUAGES],
     },
 }
 
@@ -373,6 +414,7 @@ if not DEBUG:
     # SECURE_SSL_REDIRECT=1 (the compose settings) Django does too.
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=True)
+    LANGUAGE_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=True)
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT")
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the container's own health probe is plain HTTP
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))

@@ -7,11 +7,13 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from tournament.public import link_results, signup
-from tournament.web import health
+from tournament.web import health, language
 from tournament.web.login_throttle import ThrottledLoginView, throttled_login
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
+    path("i18n/setlang/", language.set_language, name="set-language"),
+    path("jsi18n/<str:lang>/", language.javascript_catalog, name="javascript-catalog"),
     path("accounts/login/", ThrottledLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # A new director's set-password link (made by tournament.services.directors).
@@ -37,6 +39,12 @@ urlpatterns = [
         signup.link_entry_withdraw,
         name="link-entry-withdraw",
     ),
+    path(
+        "r/<slug:key>/entries/<int:entry_id>/undo/",
+        signup.link_entry_undo,
+        name="link-entry-undo",
+    ),
+    path("r/<slug:key>/entries/signup/", signup.link_signup, name="link-signup"),
     path("", include("matches.urls")),  # /r/<key>/, /me/, /director/disputes/, audit
     path("", include("tournament.league.urls")),  # CSV, match zip, .ics, series pages
     path("", include("tournament.public.urls")),
