@@ -7,15 +7,21 @@ once the event is finished; otherwise only its directors. The status is never hi
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.models import Analysis, AnalysisFigures, Match
-from matches.services.access import is_director
+from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-PR_LABEL = "gnubg PR (unofficial)"
-PR_NOTE = (
+from matches.access import user_directs
+from matches.models import Analysis, AnalysisFigures, Match
+
+PR_LABEL = gettext_lazy("gnubg PR (unofficial)")
+PR_NOTE = gettext_lazy(
     "PR here is half of GNU Backgammon's overall error rate (mEMG): an unofficial figure. "
     "An official PR for titles and rankings needs eXtreme Gammon (XG) with fixed settings."
 )
@@ -73,7 +79,7 @@ class Viewer:
 
     def directs(self, tournament_id: int) -> bool:
         if tournament_id not in self._directs:
-            self._directs[tournament_id] = is_director(user=self.user, tournament_id=tournament_id)
+            self._directs[tournament_id] = user_directs(self.user, tournament_id)
         return self._directs[tournament_id]
 
     def sees(self, match: Match) -> bool:
@@ -136,12 +142,21 @@ def analysis_data(match: Match, analysis: Analysis | None, *, visible: bool) -> 
             "engine": "",
             "plies": None,
             "plies_shown": None,
+            "figures_run": None,
+            "being_rerun": False,
+            "figures_analysed_at": None,
             "players": [],
             "games": [],
             "blunders": [],
             "analysed_at": None,
         }
-    rows = _figures_rows(analysis) if visible else []
+    # A re-run (or a lost run taken over) keeps the figures of the last finished run of
+    # the same file on show, marked as being re-run, until its own are done.
+    shown = analysis
+    if analysis.status != Analysis.Status.DONE:
+        shown = _previous_done(analysis) or analysis
+    being_rerun = shown.pk != analysis.pk and analysis.status != Analysis.Status.FAILED
+    rows = _figures_rows(shown) if visible else []
     games: dict[int, list[dict[str, Any]]] = {}
     for row in rows:
         if row.game:
@@ -153,19 +168,36 @@ def analysis_data(match: Match, analysis: Analysis | None, *, visible: bool) -> 
         "reason": analysis.reason,
         "engine": analysis.engine,
         "plies": analysis.plies,
-        "plies_shown": analysis.plies_done if visible else None,
+        "plies_shown": shown.plies_done if visible else None,
+        "figures_run": shown.run if visible and shown.plies_done is not None else None,
+        "being_rerun": being_rerun,
+        "figures_analysed_at": shown.finished_at if shown.pk != analysis.pk else None,
         "settings": analysis.options,
         "record_version": analysis.submission.version,
         "run": analysis.run,
         "players": [figures_data(r) for r in rows if r.game == 0],
         "games": [{"game": n, "players": p} for n, p in sorted(games.items())],
-        "blunders": analysis.mistakes if visible else [],
+        "blunders": shown.mistakes if visible else [],
         "queued_at": analysis.queued_at,
         "started_at": analysis.started_at,
         "analysed_at": analysis.finished_at if analysis.status == "done" else None,
         "cpu_seconds": analysis.cpu_seconds,
         "peak_memory_kb": analysis.peak_memory_kb,
     }
+
+
+def _previous_done(analysis: Analysis) -> Analysis | None:
+    """The last finished run of the same record before ``analysis``, if any."""
+    return (
+        Analysis.objects.filter(
+            match_id=analysis.match_id,
+            submission_id=analysis.submission_id,
+            status=Analysis.Status.DONE,
+            run__lt=analysis.run,
+        )
+        .order_by("-run")
+        .first()
+    )
 
 
 def current_done(matches: Iterable[int]) -> dict[int, Analysis]:
@@ -321,3 +353,44 @@ def player_summary(player_id: int, user: Any) -> dict[str, Any]:
         "best_pr": min(prs) if prs else None,
         "matches": history,
     }
+
+
+#: The window of the re-run caps.
+RERUN_WINDOW = dt.timedelta(hours=1)
+
+
+@dataclass(frozen=True)
+class RerunLimits:
+    """The re-run caps and what is left of them in the last hour."""
+
+    per_match: int
+    per_director: int
+    match_left: int
+    director_left: int
+
+    def sentence(self) -> str:
+        return _(
+            "Re-runs: {per_match} per match and {per_director} per director in any hour "
+            "({match_left} left for this match, {director_left} for you)."
+        ).format(
+            per_match=self.per_match,
+            per_director=self.per_director,
+            match_left=self.match_left,
+            director_left=self.director_left,
+        )
+
+
+def rerun_limits(*, match_id: int, user: Any) -> RerunLimits:
+    """The caps on re-runs and what is left of them for this match and this director."""
+    since = timezone.now() - RERUN_WINDOW
+    per_match = settings.ANALYSIS_RERUNS_PER_MATCH_HOUR
+    per_director = settings.ANALYSIS_RERUNS_PER_DIRECTOR_HOUR
+    reruns = Analysis.objects.filter(run__gt=1, requested_by__isnull=False, queued_at__gte=since)
+    of_match = reruns.filter(match_id=match_id).count()
+    of_director = reruns.filter(requested_by=user).count() if user is not None else 0
+    return RerunLimits(
+        per_match=per_match,
+        per_director=per_director,
+        match_left=max(0, per_match - of_match),
+        director_left=max(0, per_director - of_director),
+    )

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from matches.models import Match
 from matches.names import distinct_names
 from matches.services.reporting import GameInput
 
 CUBE_CHOICES = [(v, str(v)) for v in (1, 2, 4, 8, 16, 32, 64, 128, 256)]
-RESULT_CHOICES = [("single", "Single"), ("gammon", "Gammon"), ("backgammon", "Backgammon")]
-ENDED_CHOICES = [("play", "Played out"), ("drop", "Double dropped"), ("resign", "Resigned")]
+RESULT_CHOICES = [("single", _("Single")), ("gammon", _("Gammon")), ("backgammon", _("Backgammon"))]
+ENDED_CHOICES = [
+    ("play", _("Played out")),
+    ("drop", _("Double dropped")),
+    ("resign", _("Resigned")),
+]
 
 
 def player_choices(match: Match, me: Any = None) -> list[tuple[int, str]]:
@@ -25,19 +30,19 @@ def player_choices(match: Match, me: Any = None) -> list[tuple[int, str]]:
 class GameForm(forms.Form):
     """One game as it ends. The Crawford game is the engine's to know, not the player's."""
 
-    winner = forms.TypedChoiceField(coerce=int, widget=forms.RadioSelect, label="Who won?")
+    winner = forms.TypedChoiceField(coerce=int, widget=forms.RadioSelect, label=_("Who won?"))
     cube = forms.TypedChoiceField(
         coerce=int,
         choices=CUBE_CHOICES,
         initial=1,
-        label="Cube",
-        help_text="Its value when the game ended; for a dropped double, before the double.",
+        label=_("Cube"),
+        help_text=_("Its value when the game ended; for a dropped double, before the double."),
     )
     result = forms.ChoiceField(
-        choices=RESULT_CHOICES, initial="single", widget=forms.RadioSelect, label="Result"
+        choices=RESULT_CHOICES, initial="single", widget=forms.RadioSelect, label=_("Result")
     )
     ended_by = forms.ChoiceField(
-        choices=ENDED_CHOICES, initial="play", widget=forms.RadioSelect, label="How it ended"
+        choices=ENDED_CHOICES, initial="play", widget=forms.RadioSelect, label=_("How it ended")
     )
     game_number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=32767)
 
@@ -48,13 +53,13 @@ class GameForm(forms.Form):
         the cube is shown at 1 and cannot be changed (a posted value is ignored). ``me``:
         the entry whose page shows the form."""
         super().__init__(*args, **kwargs)
-        self.fields["winner"].choices = player_choices(match, me)  # type: ignore[attr-defined]
+        cast(forms.ChoiceField, self.fields["winner"]).choices = player_choices(match, me)
         if crawford:
-            cube = self.fields["cube"]
-            cube.choices = [(1, "1")]  # type: ignore[attr-defined]
+            cube = cast(forms.ChoiceField, self.fields["cube"])
+            cube.choices = [(1, "1")]
             cube.initial = 1
             cube.disabled = True
-            cube.help_text = "The Crawford game: no doubling, the cube stays at 1."
+            cube.help_text = _("The Crawford game: no doubling, the cube stays at 1.")
 
     def game(self) -> GameInput:
         data = self.cleaned_data
@@ -71,26 +76,26 @@ class DisputeForm(forms.Form):
     reason = forms.CharField(
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 3}),
-        label="What is wrong?",
+        label=_("What is wrong?"),
     )
 
 
 class RecordForm(forms.Form):
     """A whole match by its file."""
 
-    file = forms.FileField(label="Match file (.mat or .sgf)")
+    file = forms.FileField(label=_("Match file (.mat or .sgf)"))
     first_is = forms.TypedChoiceField(
         coerce=int,
         empty_value=None,
         required=False,
-        label="The file's first player is",
-        help_text="Only needed when the names in the file are not your names here.",
+        label=_("The file's first player is"),
+        help_text=_("Only needed when the names in the file are not your names here."),
     )
 
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["first_is"].choices = [  # type: ignore[attr-defined]
-            ("", "Match the names"),
+        cast(forms.ChoiceField, self.fields["first_is"]).choices = [
+            ("", _("Match the names")),
             *player_choices(match),
         ]
 
@@ -99,23 +104,26 @@ class ResolveForm(forms.Form):
     """A director's decision: uphold the games, adopt a report's games, or enter them."""
 
     decision = forms.ChoiceField(
+        label=_("Decision"),
         choices=[
-            ("uphold", "Uphold the recorded games"),
-            ("adopt", "Adopt the games of a whole-match report or file"),
-            ("enter", "Replace the games with these"),
+            ("uphold", _("Uphold the recorded games")),
+            ("adopt", _("Adopt the games of a whole-match report or file")),
+            ("enter", _("Replace the games with these")),
         ],
         widget=forms.RadioSelect,
         initial="uphold",
     )
-    submission = forms.IntegerField(required=False, min_value=1, label="Report version")
+    submission = forms.IntegerField(required=False, min_value=1, label=_("Report version"))
     games = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 6}),
-        label="Games, one a line",
-        help_text="Winner (1 or 2), cube, then optionally gammon/backgammon and drop/resign: "
-        "'1 2 gammon', '2 1', '1 1 drop'.",
+        label=_("Games, one a line"),
+        help_text=_(
+            "Winner (1 or 2), cube, then optionally gammon/backgammon "
+            "and drop/resign: '1 2 gammon', '2 1', '1 1 drop'."
+        ),
     )
-    note = forms.CharField(required=False, max_length=2000, label="Note for the record")
+    note = forms.CharField(required=False, max_length=2000, label=_("Note for the record"))
 
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -125,7 +133,7 @@ class ResolveForm(forms.Form):
         data = super().clean() or {}
         decision = data.get("decision")
         if decision == "adopt" and not data.get("submission"):
-            self.add_error("submission", "Say which report's games to adopt.")
+            self.add_error("submission", _("Say which report's games to adopt."))
         if decision == "enter":
             try:
                 data["game_inputs"] = parse_game_lines(self.match, data.get("games") or "")

@@ -5,25 +5,26 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
 
 
 class Match(models.Model):
     """An N-point match between two entries of an event (or a bye), placed in a round's slot."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Waiting for players"
-        READY = "ready", "Ready"
-        PLAYING = "playing", "In play"
-        REPORTED = "reported", "Awaiting confirmation"
-        DISPUTED = "disputed", "Disputed"
-        COMPLETE = "complete", "Complete"
+        PENDING = "pending", _("Waiting for players")
+        READY = "ready", _("Ready")
+        PLAYING = "playing", _("In play")
+        REPORTED = "reported", _("Awaiting confirmation")
+        DISPUTED = "disputed", _("Disputed")
+        COMPLETE = "complete", _("Complete")
 
     class Decision(models.TextChoices):
-        PLAY = "play", "Played"
-        SCORE = "score", "Score only"
-        FORFEIT = "forfeit", "Forfeit"
-        WALKOVER = "walkover", "Walkover"
-        BYE = "bye", "Bye"
+        PLAY = "play", _("Played")
+        SCORE = "score", _("Score only")
+        FORFEIT = "forfeit", _("Forfeit")
+        WALKOVER = "walkover", _("Walkover")
+        BYE = "bye", _("Bye")
 
     event = models.ForeignKey("tournament.Event", on_delete=models.CASCADE, related_name="matches")
     round = models.ForeignKey("tournament.Round", on_delete=models.CASCADE, related_name="matches")
@@ -66,11 +67,31 @@ class Match(models.Model):
     table = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="The table (board) the director put the match at"
     )
+    designated = models.BooleanField(
+        default=False, help_text="BMAB: designated for a title before the first game"
+    )
+    recorded = models.BooleanField(default=False, help_text="BMAB: the match is recorded")
+    clocked = models.BooleanField(default=False, help_text="BMAB: the match is played on clocks")
+    bmab_marks = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='Who set each BMAB flag and when: {"designated": {"value", "by", "at", '
+        '"reason"}, ...}',
+    )
+    xg_pr1 = models.DecimalField(
+        max_digits=5, decimal_places=2, null=True, blank=True, help_text="XG PR (reported)"
+    )
+    xg_pr2 = models.DecimalField(
+        max_digits=5, decimal_places=2, null=True, blank=True, help_text="XG PR (reported)"
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     #: The match's games as the report that returned it left them (not a field: set by
     #: the ledger, so that the answer to the report reads no games again).
     games_after: list[Game]
+    #: Set on the match a report returns when the report was one sent again with its
+    #: idempotency key: answered from what was stored, nothing recorded.
+    replayed = False
 
     class Meta:
         verbose_name_plural = "matches"
@@ -109,14 +130,14 @@ class Game(models.Model):
     """An accepted game of a match. Voided games stay, marked, when a director corrects a result."""
 
     class Result(models.TextChoices):
-        SINGLE = "single", "Single"
-        GAMMON = "gammon", "Gammon"
-        BACKGAMMON = "backgammon", "Backgammon"
+        SINGLE = "single", _("Single")
+        GAMMON = "gammon", _("Gammon")
+        BACKGAMMON = "backgammon", _("Backgammon")
 
     class EndedBy(models.TextChoices):
-        PLAY = "play", "Played out"
-        DROP = "drop", "Double dropped"
-        RESIGN = "resign", "Resigned"
+        PLAY = "play", _("Played out")
+        DROP = "drop", _("Double dropped")
+        RESIGN = "resign", _("Resigned")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()
@@ -160,18 +181,18 @@ class Submission(models.Model):
     """One report about a match, stored as made, accepted or not. Never overwritten."""
 
     class Kind(models.TextChoices):
-        GAME = "game", "Game"
-        MATCH = "match", "Whole match"
-        RECORD = "record", "Match file"
-        CONFIRM = "confirm", "Confirmation"
-        DISPUTE = "dispute", "Dispute"
-        RESOLVE = "resolve", "Director's decision"
-        FORFEIT = "forfeit", "Forfeit"
-        SCORE = "score", "Final score only"
+        GAME = "game", _("Game")
+        MATCH = "match", _("Whole match")
+        RECORD = "record", _("Match file")
+        CONFIRM = "confirm", _("Confirmation")
+        DISPUTE = "dispute", _("Dispute")
+        RESOLVE = "resolve", _("Director's decision")
+        FORFEIT = "forfeit", _("Forfeit")
+        SCORE = "score", _("Final score only")
 
     class Status(models.TextChoices):
-        ACCEPTED = "accepted", "Accepted"
-        REJECTED = "rejected", "Rejected"
+        ACCEPTED = "accepted", _("Accepted")
+        REJECTED = "rejected", _("Rejected")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="submissions")
     version = models.PositiveIntegerField()
@@ -218,11 +239,11 @@ class Analysis(models.Model):
     """
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
-        UNAVAILABLE = "unavailable", "Analysis unavailable"
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+        UNAVAILABLE = "unavailable", _("Analysis unavailable")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="analyses")
     submission = models.ForeignKey(
@@ -241,6 +262,11 @@ class Analysis(models.Model):
     )
     options = models.JSONField(default=dict, blank=True, help_text="gnubg's settings used")
     attempts = models.PositiveSmallIntegerField(default=0)
+    held = models.BooleanField(
+        default=True,
+        help_text="Queued in the database until one of its tournament's slots on the "
+        "analysis queue frees (a fair share across tournaments)",
+    )
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -314,3 +340,46 @@ class AnalysisFigures(models.Model):
 
     def __str__(self) -> str:
         return f"Figures of side {self.side}, game {self.game}, analysis {self.analysis_id}"
+
+
+class ReportKey(models.Model):
+    """An ``Idempotency-Key`` a report came with, and the submission it recorded.
+
+    A report sent again with the same key (a phone that lost the answer, a queue sent
+    twice) is answered as the first one was and records nothing; keys are swept after
+    ``REPORT_KEY_HOURS`` (at least a weekend).
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=100)
+    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="+")
+    status = models.PositiveSmallIntegerField(help_text="The HTTP status the report was answered")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "key"], name="report_key_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Key {self.key} of match {self.match_id}"
+
+
+class DeviceSync(models.Model):
+    """When a player's phone last talked to the server about a match, and what it still holds:
+    reports queued offline (``unsent``) and reports the server refused that the player has
+    not dealt with yet (``attention``)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="device_syncs")
+    entry = models.ForeignKey("tournament.Entry", on_delete=models.CASCADE, related_name="+")
+    synced_at = models.DateTimeField()
+    unsent = models.PositiveIntegerField(default=0)
+    attention = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "entry"], name="device_sync_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Sync of entry {self.entry_id} on match {self.match_id}"

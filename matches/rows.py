@@ -23,14 +23,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from django.db import connections, models, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models.expressions import Col
 
-from matches.models import Game, Match
-from tournament.models import Entry, Event, Player, Round
+from matches.models import Game, Match, ReportKey
+from tournament.models import Entry, Event, Player, PlayerLink, Round
 
 #: The tables of the lock, their aliases, and how each joins (``None``: the match itself).
 _JOINS: tuple[tuple[str, type[models.Model], str | None], ...] = (
@@ -44,13 +44,15 @@ _JOINS: tuple[tuple[str, type[models.Model], str | None], ...] = (
 )
 
 
-def _fields(model: type[models.Model], *, skip: tuple[str, ...] = ()) -> list[Any]:
-    """The model's columns in declaration order (the Model ``_meta`` API), ``skip`` left out."""
-    return [
+@functools.cache
+def _fields(model: type[models.Model], *, skip: tuple[str, ...] = ()) -> tuple[Any, ...]:
+    """The model's columns in declaration order (the Model ``_meta`` API), ``skip`` left out;
+    worked out once per process (ten times a report otherwise)."""
+    return tuple(
         f
         for f in model._meta.get_fields()
-        if f.concrete and not f.many_to_many and f.attname not in skip  # type: ignore[union-attr]
-    ]
+        if f.concrete and not f.many_to_many and f.attname not in skip
+    )
 
 
 @functools.cache
@@ -108,16 +110,48 @@ def _instance(
     return model.from_db(using, names, loaded)
 
 
+@functools.cache
+def _key_seen_sql(lock: str) -> str:
+    """The lock's SQL ``lock`` with one more column: the submission an ``Idempotency-Key``
+    of the match already recorded (``NULL``: none)."""
+    key = ReportKey._meta
+    submission, match, name = (
+        column_field(ReportKey, f).column for f in ("submission", "match", "key")
+    )
+    seen = (
+        f'(SELECT k."{submission}" FROM "{key.db_table}" k '
+        f'WHERE k."{match}" = m."id" AND k."{name}" = %s)'
+    )
+    head, _, tail = lock.partition(" FROM ")
+    return f"{head}, {seen} FROM {tail}"
+
+
 def match_locked(match_id: int) -> Match | None:
     """The match row locked (``FOR NO KEY UPDATE``) with its event, round, entries and
     players loaded; ``None`` if there is no such match. The caller holds the transaction."""
+    return match_locked_with_key(match_id, "")[0]
+
+
+def match_locked_with_key(match_id: int, key: str) -> tuple[Match | None, int | None]:
+    """:func:`match_locked`, and with a ``key`` in the same statement the submission that
+    key already recorded for the match (``None``: none, or no key).
+
+    The key is read in the statement's snapshot, taken before the lock was granted: a
+    copy of the report committed while this one waited is not seen here. The key's
+    unique constraint catches that copy when this one stores its key (the caller
+    answers it as a replay then, ``matches.services.ledger``).
+    """
     using = router.db_for_write(Match)
     connection = connections[using]
+    sql = lock_sql_for(connection)
+    if key:
+        sql = _key_seen_sql(sql)
     with connection.cursor() as cursor:
-        cursor.execute(lock_sql_for(connection), [match_id])
+        cursor.execute(sql, [key, match_id] if key else [match_id])
         row = cursor.fetchone()
     if row is None:
-        return None
+        return None, None
+    seen = row[-1] if key else None
     objects: dict[str, Any] = {}
     start = 0
     for alias, model, _ in _JOINS:
@@ -132,7 +166,7 @@ def match_locked(match_id: int) -> Match | None:
         if objects[entry] is not None:
             objects[entry].player = objects[player]
         setattr(match, name, objects[entry])
-    return match
+    return match, seen
 
 
 @functools.cache
@@ -161,6 +195,11 @@ def _quote(using: str, name: object) -> str:
     return f'"{name}"'
 
 
+def column_field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    """``model``'s field ``name``, a column of its table (never a reverse relation)."""
+    return cast("models.Field[Any, Any]", model._meta.get_field(name))
+
+
 @functools.cache
 def _insert_sql(
     model: type[models.Model], using: str, computed: tuple[tuple[str, str], ...]
@@ -168,11 +207,11 @@ def _insert_sql(
     """The INSERT of a ``model`` row, ``computed`` columns (attname, SQL) worked out by the
     database; it returns the primary key and those columns."""
     sqls = dict(computed)
-    fields = _fields(model, skip=(model._meta.pk.attname,))  # type: ignore[union-attr]
+    fields = _fields(model, skip=(model._meta.pk.attname,))
     values = ", ".join(f"({sqls[f.attname]})" if f.attname in sqls else "%s" for f in fields)
     pk = model._meta.pk
     assert pk is not None
-    returned = [pk.column, *(model._meta.get_field(n).column for n in sqls)]  # type: ignore[union-attr]
+    returned = [pk.column, *(column_field(model, n).column for n in sqls)]
     return (
         f"INSERT INTO {_quote(using, model._meta.db_table)} "
         f"({', '.join(_quote(using, f.column) for f in fields)}) VALUES ({values}) "
@@ -180,36 +219,112 @@ def _insert_sql(
     )
 
 
+#: A row that refers to the row being inserted, and the attname of its foreign key to it.
+Child = tuple[models.Model, str]
+
+
+@functools.cache
+def _family_sql(
+    model: type[models.Model],
+    using: str,
+    computed: tuple[tuple[str, str], ...],
+    children: tuple[tuple[type[models.Model], str], ...],
+) -> str:
+    """One statement that inserts a ``model`` row and rows referring to it (PostgreSQL's
+    data-modifying ``WITH``): it returns what :func:`_insert_sql` returns, then each
+    child's primary key."""
+    sqls = dict(computed)
+    pk = model._meta.pk
+    assert pk is not None
+    returned = [pk.column, *(column_field(model, n).column for n in sqls)]
+    parts = [f"p AS ({_insert_sql(model, using, computed)})"]
+    for n, (child, fk) in enumerate(children):
+        fields = _fields(child, skip=(child._meta.pk.attname,))
+        values = ", ".join(
+            f"(SELECT {_quote(using, pk.column)} FROM p)" if f.attname == fk else "%s"
+            for f in fields
+        )
+        parts.append(
+            f"c{n} AS (INSERT INTO {_quote(using, child._meta.db_table)} "
+            f"({', '.join(_quote(using, f.column) for f in fields)}) VALUES ({values}) "
+            f"RETURNING {_quote(using, child._meta.pk.column)})"
+        )
+    columns = [f"p.{_quote(using, c)}" for c in returned]
+    columns += [
+        f"(SELECT {_quote(using, c._meta.pk.column)} FROM c{n})"
+        for n, (c, _) in enumerate(children)
+    ]
+    return f"WITH {', '.join(parts)} SELECT {', '.join(columns)} FROM p"
+
+
+def _values(obj: models.Model, connection: BaseDatabaseWrapper, skip: str = "") -> list[Any]:
+    """``obj``'s column values as ``save()`` sends them, its primary key and ``skip`` left out."""
+    model = type(obj)
+    return [
+        field.get_db_prep_save(field.pre_save(obj, add=True), connection)
+        for field in _fields(model, skip=(model._meta.pk.attname,))
+        if field.attname != skip
+    ]
+
+
+def _inserted(obj: models.Model, using: str) -> None:
+    obj._state.adding = False
+    obj._state.db = using
+
+
 def row_insert(
-    obj: models.Model, *, computed: dict[str, tuple[str, list[Any]]] | None = None
+    obj: models.Model,
+    *,
+    computed: dict[str, tuple[str, list[Any]]] | None = None,
+    children: Sequence[Child] = (),
 ) -> None:
     """INSERT ``obj`` as ``save(force_insert=True)`` would; ``computed`` gives columns the
-    database works out as the row goes in (``{attname: (sql, params)}``), read back."""
+    database works out as the row goes in (``{attname: (sql, params)}``), read back.
+
+    ``children`` are rows that refer to ``obj`` (each with the attname of its foreign key
+    to it), inserted with it: in the same statement on PostgreSQL (a report's submission,
+    its key and its game in one round trip), one after the other elsewhere.
+    """
     model, computed = type(obj), computed or {}
     using = router.db_for_write(model, instance=obj)
     connection = connections[using]
     names = tuple(computed)
-    sql = _insert_sql(model, using, tuple((n, computed[n][0]) for n in names))
+    together = bool(children) and connection.vendor == "postgresql"
+    shape = tuple((n, computed[n][0]) for n in names)
+    if together:
+        sql = _family_sql(model, using, shape, tuple((type(c), fk) for c, fk in children))
+    else:
+        sql = _insert_sql(model, using, shape)
     params: list[Any] = []
-    for field in _fields(model, skip=(model._meta.pk.attname,)):  # type: ignore[union-attr]
+    for field in _fields(model, skip=(model._meta.pk.attname,)):
         if field.attname in computed:
             params.extend(computed[field.attname][1])
         else:
             params.append(field.get_db_prep_save(field.pre_save(obj, add=True), connection))
+    if together:
+        for child, fk in children:
+            params.extend(_values(child, connection, skip=fk))
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         returned = cursor.fetchone()
-    for attname, value in zip((model._meta.pk.attname, *names), returned, strict=True):  # type: ignore[union-attr]
+    count = 1 + len(names)
+    for attname, value in zip((model._meta.pk.attname, *names), returned[:count], strict=True):
         setattr(obj, attname, value)
-    obj._state.adding = False
-    obj._state.db = using
+    _inserted(obj, using)
+    for n, (child, fk) in enumerate(children):
+        setattr(child, fk, obj.pk)
+        if together:
+            setattr(child, type(child)._meta.pk.attname, returned[count + n])
+            _inserted(child, using)
+        else:
+            row_insert(child)
 
 
 @functools.cache
 def _update_sql(model: type[models.Model], using: str, names: tuple[str, ...]) -> str:
     meta = model._meta
     assert meta.pk is not None
-    sets = ", ".join(f"{_quote(using, meta.get_field(n).column)} = %s" for n in names)  # type: ignore[union-attr]
+    sets = ", ".join(f"{_quote(using, column_field(model, n).column)} = %s" for n in names)
     return f"UPDATE {_quote(using, meta.db_table)} SET {sets} WHERE {_quote(using, meta.pk.column)} = %s"
 
 
@@ -218,7 +333,29 @@ def row_update(obj: models.Model, names: Sequence[str]) -> None:
     model = type(obj)
     using = router.db_for_write(model, instance=obj)
     connection = connections[using]
-    fields = [model._meta.get_field(n) for n in names]
-    params = [f.get_db_prep_save(f.pre_save(obj, add=False), connection) for f in fields]  # type: ignore[union-attr]
+    fields = [column_field(model, n) for n in names]
+    params = [f.get_db_prep_save(f.pre_save(obj, add=False), connection) for f in fields]
     with connection.cursor() as cursor:
         cursor.execute(_update_sql(model, using, tuple(names)), [*params, obj.pk])
+
+
+@functools.cache
+def _link_key_sql() -> str:
+    link, entry, event = (m._meta.db_table for m in (PlayerLink, Entry, Event))
+    return (
+        f'SELECT "key" FROM "{link}" WHERE "key" = %s '
+        "UNION ALL "
+        f'SELECT l."key" FROM "{entry}" e JOIN "{event}" ev ON ev."id" = e."event_id" '
+        f'JOIN "{link}" l ON l."tournament_id" = ev."tournament_id" AND l."player_id" = e."player_id" '
+        'WHERE e."report_key" = %s'
+    )
+
+
+def link_key_of(key: str) -> str | None:
+    """The player link's key that ``key`` names: itself when it is a link's, its player's
+    link when it is an entry's older per-event key, ``None`` when nothing holds it. One
+    statement: the report path's rate limit asks it before anything else."""
+    with connections[router.db_for_read(PlayerLink)].cursor() as cursor:
+        cursor.execute(_link_key_sql(), [key, key])
+        row = cursor.fetchone()
+    return None if row is None else str(row[0])

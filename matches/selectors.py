@@ -8,7 +8,8 @@ from typing import Any
 from django.db.models import Count, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
-from matches.models import Game, Match, Submission
+from matches.models import DeviceSync, Game, Match, Submission
+from matches.names import tell_apart
 from matches.rows import match_game_rows
 from matches.rules.match import MatchRules, MatchState, crawford_game_index
 from tournament.models import Entry, Player, PlayerLink, Tournament, User
@@ -229,6 +230,9 @@ def dispute_queue(*, user: User) -> list[Match]:
         latest[submission.match_id] = submission
     for match in matches:
         match.last_dispute = latest.get(match.pk)  # type: ignore[attr-defined]
+    # Namesakes told apart as on every page (``told`` on both entries; who reported or
+    # disputed is one of them).
+    tell_apart(e for m in matches for e in (m.entry1, m.entry2))
     return matches
 
 
@@ -309,3 +313,27 @@ def match_list(
     if player is not None:
         qs = qs.filter(Q(entry1__player_id=player) | Q(entry2__player_id=player))
     return qs
+
+
+def device_syncs(*, match_ids: Iterable[int]) -> dict[int, list[DeviceSync]]:
+    """Per match, its players' phones' last syncs (``matches.services.sync``), side 1 first."""
+    found: dict[int, list[DeviceSync]] = {}
+    rows = (
+        DeviceSync.objects.filter(match_id__in=list(match_ids))
+        .select_related("entry__player", "match")
+        .order_by("match_id", "entry_id")
+    )
+    for row in rows:
+        found.setdefault(row.match_id, []).append(row)
+    for syncs in found.values():
+        syncs.sort(key=lambda s: 0 if s.entry_id == s.match.entry1_id else 1)
+    return found
+
+
+def matches_with_unsent(*, match_ids: Iterable[int]) -> set[int]:
+    """The matches among ``match_ids`` a player's phone last said holds unsent reports."""
+    return set(
+        DeviceSync.objects.filter(match_id__in=list(match_ids), unsent__gt=0).values_list(
+            "match_id", flat=True
+        )
+    )

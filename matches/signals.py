@@ -9,15 +9,15 @@ from django.dispatch import Signal
 
 log = logging.getLogger(__name__)
 
-#: Sent after the transaction that completed a match (confirmed result, forfeit,
-#: walkover, bye or a director's correction) commits. Keyword: ``match_id``.
-match_completed = Signal()
-
-#: Sent inside the transaction that completes a match, before it commits (same keywords):
-#: receivers write the follow-up work (outbox rows) that must commit or roll back with it.
+#: Sent inside the transaction that completes a match (confirmed result, forfeit,
+#: walkover, bye or a director's correction), before it commits. Keywords: ``match_id``,
+#: ``event_id``. Receivers write the follow-up work (outbox rows: the bracket's advance,
+#: the rating) that must commit or roll back with it; there is no after-commit twin: the
+#: outbox is the one path for required follow-ups (docs/how-it-works.md).
 match_completing = Signal()
 
-#: Sent after any accepted change of a match's score or state commits (live pages).
+#: Sent after any accepted change of a match's score or state commits (live pages: a
+#: best-effort cache bump, the one thing left to on-commit hooks).
 #: Keywords: ``match_id``, ``event_id``, ``tournament_id`` (``None`` when the sender did
 #: not have it at hand: listeners look it up).
 match_changed = Signal()
@@ -25,12 +25,8 @@ match_changed = Signal()
 
 def announce_match_completed(match_id: int, event_id: int) -> None:
     """Announce that a match is complete: ``match_completing`` now, inside the caller's
-    transaction (a receiver's failure fails the transaction), ``match_completed`` once it
-    commits."""
+    transaction (a receiver's failure fails the transaction)."""
     match_completing.send(sender=None, match_id=match_id, event_id=event_id)
-    transaction.on_commit(
-        lambda: _send(match_completed, match_id=match_id, event_id=event_id), robust=True
-    )
 
 
 def announce_match_changed(

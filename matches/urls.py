@@ -2,12 +2,14 @@
 
 from django.urls import path
 
-from matches import views
+from matches import offline, views
 
 app_name = "matches"
 
 urlpatterns = [
+    path("sw.js", offline.service_worker, name="service-worker"),
     path("r/<slug:key>/", views.entry_page, name="entry"),
+    path("r/<slug:key>/manifest.webmanifest", offline.entry_manifest, name="entry-manifest"),
     path("r/<slug:key>/matches/<int:match_id>/game/", views.entry_game, name="entry-game"),
     path("r/<slug:key>/matches/<int:match_id>/record/", views.entry_record, name="entry-record"),
     path("r/<slug:key>/matches/<int:match_id>/confirm/", views.entry_confirm, name="entry-confirm"),

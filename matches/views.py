@@ -6,6 +6,7 @@ are shown on the page with what was wrong and where (never a crash).
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.contrib import messages
@@ -14,16 +15,12 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.http import declared_length, declares_too_much, request_meta
 from matches import selectors
-from matches.api.report_throttle import link_rate_limited
-from matches.audit_text import submission_sentence
-from matches.client_address import request_meta
-from matches.errors import REFUSALS, Invalid, refusal_status, refusal_text
-from matches.forms import DisputeForm, GameForm, RecordForm, ResolveForm
-from matches.models import Match
-from matches.services.access import (
+from matches.access import (
     Actor,
     EventFinished,
     NotAllowed,
@@ -32,11 +29,23 @@ from matches.services.access import (
     link_by_key,
     link_check_live,
 )
+from matches.api.report_throttle import link_rate_limited
+from matches.audit_text import submission_sentence
+from matches.errors import REFUSALS, Invalid, refusal_status, refusal_text
+from matches.forms import DisputeForm, GameForm, RecordForm, ResolveForm
+from matches.models import Match
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
+from matches.services.idempotency import KEY_FIELD, key_sent
 from matches.services.ledger import submission_reject
 from matches.services.records import file_too_large, max_file_bytes, record_upload
 from matches.services.reporting import game_report
-from tournament.models import Entry, PlayerLink, User
+from tournament.models import Entry, Event, PlayerLink, User
+
+
+class AuthenticatedHttpRequest(HttpRequest):
+    """A request to a ``login_required`` view: its user is signed in."""
+
+    user: User
 
 
 def _actor(request: HttpRequest, entry: Entry) -> Actor:
@@ -86,9 +95,13 @@ def _entry_context(
         # A result confirmed a moment ago moves the bracket on after the commit: until
         # then the page says the next match is being placed (and reloads), rather than
         # "no match to play".
-        "placing": any(m.advanced_at is None and not m.is_bye for m in played),
+        "placing": any(
+            m.advanced_at is None and not m.is_bye and m.event.format not in BY_ROUND_FORMATS
+            for m in played
+        ),
     }
-    context["out"] = not open_ and not waiting and not context["placing"]
+    context["notes"] = _link_notes(link, open_, waiting, context["placing"])
+    context["out"] = not open_ and not waiting and not context["placing"] and not context["notes"]
     if match is None:
         return context
     entry = _link_entry(link, match)
@@ -110,9 +123,78 @@ def _entry_context(
             initial={"game_number": context["next_game"], "cube": 1},
         ),
         record_form=forms.get("record_form") or RecordForm(match=match),
+        # Each form its own key (a report of another kind must not share it).
+        idempotency_key=uuid.uuid4(),
+        record_key=uuid.uuid4(),
+        confirm_key=uuid.uuid4(),
+        dispute_key=uuid.uuid4(),
         dispute_form=forms.get("dispute_form") or DisputeForm(),
     )
     return context
+
+
+#: Formats whose next match is paired when the director starts a round, not placed by
+#: a result.
+BY_ROUND_FORMATS = (Event.Format.SWISS, Event.Format.ROUND_ROBIN)
+
+
+def _link_notes(
+    link: PlayerLink, open_: list[Match], waiting: list[Match], placing: bool
+) -> list[str]:
+    """What the player's page says of each event of theirs with no match to show: the
+    draw not made yet, awaiting approval, the waiting list, the next round still to be
+    paired. None once nothing is left for them (then: thank you for playing)."""
+    busy = {m.event_id for m in (*open_, *waiting)}
+    notes = []
+    entries = (
+        Entry.objects.filter(player_id=link.player_id, event__tournament_id=link.tournament_id)
+        .select_related("event")
+        .order_by("event__position", "event_id")
+    )
+    for entry in entries:
+        event = entry.event
+        if entry.event_id in busy or event.status == Event.Status.FINISHED:
+            continue
+        if entry.status == Entry.Status.PENDING:
+            notes.append(
+                _("Your sign-up for {event} awaits the director's approval.").format(
+                    event=event.name
+                )
+            )
+        elif entry.status == Entry.Status.WAITING:
+            place = (
+                Entry.objects.filter(event_id=event.pk, status=Entry.Status.WAITING)
+                .filter(waiting_since__lt=entry.waiting_since)
+                .count()
+                + 1
+            )
+            notes.append(
+                _("You are number {place} on the waiting list of {event}.").format(
+                    place=place, event=event.name
+                )
+            )
+        elif entry.status not in (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN):
+            continue
+        elif event.status == Event.Status.REGISTRATION:
+            notes.append(
+                _("{event} is not drawn yet: your first match shows here after the draw.").format(
+                    event=event.name
+                )
+            )
+        elif event.format in BY_ROUND_FORMATS:
+            notes.append(
+                _(
+                    "Your next round in {event} is paired when the director starts it: "
+                    "it shows here then."
+                ).format(event=event.name)
+            )
+        elif not placing:
+            notes.append(
+                _("Your next match in {event} shows here once it is known.").format(
+                    event=event.name
+                )
+            )
+    return notes
 
 
 def _link_entry(link: PlayerLink, match: Match) -> Entry:
@@ -128,7 +210,7 @@ def _shown(link: PlayerLink, match_id: str | None) -> Match | None:
     """The open match the page was asked to show (``?match=``), if it is the player's."""
     if not match_id or not match_id.isdigit():
         return None
-    open_, _, _ = selectors.link_overview(link=link)
+    open_, _done, _other = selectors.link_overview(link=link)
     return next((m for m in open_ if m.pk == int(match_id)), None)
 
 
@@ -143,6 +225,16 @@ def entry_page(request: HttpRequest, key: str) -> HttpResponse:
         link_check_live(link)
     except EventFinished:  # everything over: the tournament's page of their results
         return HttpResponseRedirect(reverse("link-results", args=[link.key]))
+    except NotAllowed:
+        undoable = Entry.objects.filter(
+            player_id=link.player_id,
+            event__tournament_id=link.tournament_id,
+            withdrawn_by_player=True,
+            event__status=Event.Status.REGISTRATION,
+        )
+        if undoable.exists():  # withdrawn by themselves before the draw: they may undo
+            return HttpResponseRedirect(reverse("link-entries", args=[link.key]))
+        raise
     match = _shown(link, request.GET.get("match"))
     return render(request, "matches/player_entry.html", _entry_context(request, link, match))
 
@@ -152,7 +244,7 @@ def _entry_match(link: PlayerLink, match_id: int) -> tuple[Entry, Match]:
     refused (403) if that entry can no longer report."""
     match = next((m for m in selectors.link_matches(link=link) if m.pk == match_id), None)
     if match is None:
-        raise Http404("No such match of yours.")
+        raise Http404(_("No such match of yours."))
     entry = _link_entry(link, match)
     entry_may_report(entry, link)
     return entry, match
@@ -186,8 +278,9 @@ def _refused(
 def _store_invalid(
     request: HttpRequest, entry: Entry, match: Match, kind: str, form: Any
 ) -> Invalid:
-    """A form that does not validate is a rejected report: stored like any other."""
-    fields = {k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"}
+    """A form that does not validate is a rejected report: stored like any other (once,
+    when it is sent again with its key)."""
+    fields = {k: v for k, v in request.POST.items() if k not in ("csrfmiddlewaretoken", KEY_FIELD)}
     field, messages_ = next(iter(form.errors.items()))
     error = Invalid(
         f"{form.fields[field].label if field in form.fields else field}: {messages_[0]}",
@@ -201,14 +294,23 @@ def _store_invalid(
         meta=request_meta(request),
         payload=fields,
         error=error,
+        idempotency_key=_key_or_none(request),
     )
     return error
+
+
+def _key_or_none(request: HttpRequest) -> str:
+    """The request's key, or none when it cannot be one (the form's refusal comes first)."""
+    try:
+        return key_sent(request.headers, request.POST)
+    except Invalid:
+        return ""
 
 
 @require_POST
 @link_rate_limited
 def entry_game(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
-    link, _ = link_by_key(key=key)
+    link, _entries = link_by_key(key=key)
     entry, match = _entry_match(link, match_id)
     # The Crawford game's form sends no cube (the field is disabled: it stays at 1); a cube
     # that is sent (a page loaded before the Crawford game) is the engine's to judge.
@@ -218,31 +320,42 @@ def entry_game(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
         error = _store_invalid(request, entry, match, "game", form)
         return _refused(request, link, match_id, error, game_form=form)
     try:
-        game_report(
+        # The page's form carries a key of its own (a second tap, a resent form: nothing
+        # recorded twice); a script may send the header instead.
+        key = key_sent(request.headers, request.POST)
+        recorded = game_report(
             match_id=match.pk,
             actor=_actor(request, entry),
             game=form.game(),
             meta=request_meta(request),
+            idempotency_key=key,
         )
     except REFUSALS as exc:
         return _refused(request, link, match_id, exc, game_form=form)
-    messages.success(request, f"Game {form.cleaned_data['game_number']} recorded.")
+    number = form.cleaned_data["game_number"]
+    if recorded.replayed:
+        messages.info(
+            request,
+            _("Game {number} was already recorded: it is counted once.").format(number=number),
+        )
+    else:
+        messages.success(request, _("Game {number} recorded.").format(number=number))
     return _back(request, link, match.pk)
 
 
 @require_POST
 @link_rate_limited
 def entry_record(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
-    link, _ = link_by_key(key=key)
+    link, _entries = link_by_key(key=key)
     entry, match = _entry_match(link, match_id)
     limit = max_file_bytes()
-    if int(request.META.get("CONTENT_LENGTH") or 0) > limit + 64 * 1024:
-        return _refused(
-            request, link, match_id, file_too_large(int(request.META["CONTENT_LENGTH"]))
-        )
+    if declares_too_much(request, limit):
+        return _refused(request, link, match_id, file_too_large(declared_length(request)))
     form = RecordForm(request.POST, request.FILES, match=match)
     if not form.is_valid():
-        return _refused(request, link, match_id, Invalid("Choose a match file."), record_form=form)
+        return _refused(
+            request, link, match_id, Invalid(_("Choose a match file.")), record_form=form
+        )
     upload = form.cleaned_data["file"]
     if upload.size > limit:
         return _refused(request, link, match_id, file_too_large(upload.size), record_form=form)
@@ -254,34 +367,40 @@ def entry_record(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
             data=upload.read(limit + 1),
             first_is=form.cleaned_data.get("first_is"),
             meta=request_meta(request),
+            idempotency_key=key_sent(request.headers, request.POST),
         )
     except REFUSALS as exc:
         return _refused(request, link, match_id, exc, record_form=form)
-    messages.success(request, "The match file was accepted; your opponent confirms it.")
+    messages.success(request, _("The match file was accepted; your opponent confirms it."))
     return _back(request, link, match.pk)
 
 
 @require_POST
 @link_rate_limited
 def entry_confirm(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
-    link, _ = link_by_key(key=key)
+    link, _entries = link_by_key(key=key)
     try:
         entry, match = _entry_match(link, match_id)
     except EventFinished:  # sent twice (back button, a second tap): the final is confirmed
-        messages.info(request, "This match is already confirmed, and the event is finished.")
+        messages.info(request, _("This match is already confirmed, and the event is finished."))
         return _back(request, link)
     try:
-        match_confirm(match_id=match.pk, actor=_actor(request, entry), meta=request_meta(request))
+        match_confirm(
+            match_id=match.pk,
+            actor=_actor(request, entry),
+            meta=request_meta(request),
+            idempotency_key=key_sent(request.headers, request.POST),
+        )
     except REFUSALS as exc:
         return _refused(request, link, match_id, exc)
-    messages.success(request, "Result confirmed. Thank you!")
+    messages.success(request, _("Result confirmed. Thank you!"))
     return _back(request, link, match.pk)
 
 
 @require_POST
 @link_rate_limited
 def entry_dispute(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
-    link, _ = link_by_key(key=key)
+    link, _entries = link_by_key(key=key)
     entry, match = _entry_match(link, match_id)
     form = DisputeForm(request.POST)
     if not form.is_valid():
@@ -293,17 +412,18 @@ def entry_dispute(request: HttpRequest, key: str, match_id: int) -> HttpResponse
             actor=_actor(request, entry),
             reason=form.cleaned_data["reason"],
             meta=request_meta(request),
+            idempotency_key=key_sent(request.headers, request.POST),
         )
     except REFUSALS as exc:
         return _refused(request, link, match_id, exc, dispute_form=form)
-    messages.success(request, "The match is with the director, who will settle it.")
+    messages.success(request, _("The match is with the director, who will settle it."))
     return _back(request, link, match.pk)
 
 
 @login_required
-def me(request: HttpRequest) -> HttpResponse:
+def me(request: AuthenticatedHttpRequest) -> HttpResponse:
     """A logged-in player's events and next matches, each with its private reporting page."""
-    player = selectors.player_for_user(user=request.user)  # type: ignore[arg-type]
+    player = selectors.player_for_user(user=request.user)
     rows = []
     if player is not None:
         keys = dict(PlayerLink.objects.filter(player=player).values_list("tournament_id", "key"))
@@ -323,17 +443,17 @@ def me(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def director_disputes(request: HttpRequest) -> HttpResponse:
+def director_disputes(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Disputed matches, then results waiting for confirmation, in the user's tournaments."""
     user = request.user
-    if not (user.is_staff or user.is_superuser or user.directed_tournaments.exists()):  # type: ignore[union-attr]
-        raise PermissionDenied("Only tournament directors see the dispute queue.")
-    queue = selectors.dispute_queue(user=user)  # type: ignore[arg-type]
+    if not (user.is_staff or user.is_superuser or user.directed_tournaments.exists()):
+        raise PermissionDenied(_("Only tournament directors see the dispute queue."))
+    queue = selectors.dispute_queue(user=user)
     return render(request, "matches/director_disputes.html", {"queue": queue})
 
 
 @login_required
-def director_audit(request: HttpRequest, match_id: int) -> HttpResponse:
+def director_audit(request: AuthenticatedHttpRequest, match_id: int) -> HttpResponse:
     """Every report about a match, the games (voided ones too), and the director's decision."""
     match = get_object_or_404(
         Match.objects.select_related(
@@ -341,7 +461,7 @@ def director_audit(request: HttpRequest, match_id: int) -> HttpResponse:
         ),
         pk=match_id,
     )
-    actor = Actor(user=request.user)  # type: ignore[arg-type]
+    actor = Actor(user=request.user)
     director_reader_role(match=match, actor=actor)
     form = ResolveForm(match=match)
     refusal = None
@@ -362,7 +482,7 @@ def director_audit(request: HttpRequest, match_id: int) -> HttpResponse:
             except REFUSALS as exc:
                 refusal, status = refusal_text(exc), refusal_status(exc)
             else:
-                messages.success(request, "Decision recorded.")
+                messages.success(request, _("Decision recorded."))
                 return HttpResponseRedirect(reverse("matches:audit", args=[match.pk]))
         else:
             status = 400

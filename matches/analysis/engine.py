@@ -26,7 +26,8 @@ from typing import Any
 #: Where Debian installs gnubg (not on root's PATH in most images).
 DEBIAN_PATH = "/usr/games/gnubg"
 SCRIPT = Path(__file__).with_name("gnubg_script.py")
-BEGIN, END = "@@ANALYSIS-JSON@@", "@@END-ANALYSIS-JSON@@"
+#: The file in the run's temporary home where the script writes its answer (JSON).
+ANSWER = "analysis.json"
 
 
 def gnubg_find(configured: str = "") -> str | None:
@@ -97,6 +98,7 @@ def analyse(
         match_file = Path(home) / f"match.{fmt}"
         match_file.write_text(text, encoding="utf-8")
         env = _env(home) | {
+            "ANALYSIS_OUT": str(Path(home) / ANSWER),
             "ANALYSIS_FILE": str(match_file),
             "ANALYSIS_FORMAT": fmt,
             "ANALYSIS_PLIES": str(plies),
@@ -161,8 +163,8 @@ def _run(
             peak,
             text,
         )
-    start, end = text.rfind(BEGIN), text.rfind(END)
-    if start < 0 or end < start:
+    answer = Path(cwd) / ANSWER
+    if not answer.is_file():
         tail = " ".join(text.strip().splitlines()[-3:])[-300:]
         return Run(
             None,
@@ -172,10 +174,25 @@ def _run(
             peak,
             text,
         )
-    data = json.loads(text[start + len(BEGIN) : end])
+    match, reason = read_answer(answer)
+    return Run(match, reason, cpu, wall, peak, text)
+
+
+def read_answer(path: Path) -> tuple[dict[str, Any] | None, str]:
+    """The script's answer: ``(gnubg's match dict, "")`` or ``(None, why not)``; anything
+    unreadable is a reason, never an exception."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        return None, f"gnubg's answer could not be read: {str(exc)[:200]}"
+    if not isinstance(data, dict):
+        return None, "gnubg's answer could not be read: not an object"
     if "error" in data:
-        return Run(None, str(data["error"]), cpu, wall, peak, text)
-    return Run(data["match"], "", cpu, wall, peak, text)
+        return None, str(data["error"])[:500]
+    match = data.get("match")
+    if not isinstance(match, dict):
+        return None, "gnubg's answer could not be read: no match in it"
+    return match, ""
 
 
 def _wait(

@@ -119,7 +119,7 @@ class Mistake:
     move: int
     kind: str  # "chequer" or "cube"
     skill: str  # gnubg's mark: "very bad" (blunder), "bad" (error), "doubtful"
-    loss_emg: float | None  # chequer play: the best move's equity minus the one played
+    loss_emg: float | None  # the best play's equity minus the one played (EMG)
     dice: str
     played: str
     best: str
@@ -159,6 +159,65 @@ class _Rows:
         return self.row
 
 
+def _cube_equities(analysis: dict[str, Any], scale: Any) -> tuple[float, float] | None:
+    """A cube decision's (no double, double/take) equities for the doubler, normalised as
+    gnubg's cube statistics count them (a pass is 1.0): gnubg's dict gives a match's as
+    match winning chances, and ``cube-scale`` (from ``gnubg_script``) the chances of
+    winning and of losing the cube's points there."""
+    try:
+        _cube, win, lose = (float(x) for x in scale)
+        nd, dt = float(analysis["nd-cubeful-eq"]), float(analysis["dt-cubeful-eq"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    if win == lose:
+        return None
+    return ((2 * nd - (win + lose)) / (win - lose), (2 * dt - (win + lose)) / (win - lose))
+
+
+def cube_cost(action: str, equities: tuple[float, float] | None) -> float | None:
+    """What a cube action gave up, in EMG, as gnubg's cube statistics add it up: ``move``
+    (no double), ``double``, ``take`` or ``drop`` (the taker's), from the decision's
+    normalised (no double, double/take) equities; ``None`` when they are unknown."""
+    if equities is None:
+        return None
+    nd, dt = equities
+    held = min(dt, 1.0)  # the doubler's equity once doubled: the opponent's better answer
+    best = max(nd, held)
+    if action == "move":
+        return best - nd
+    if action == "double":
+        return best - held
+    if action == "take":
+        return max(0.0, dt - 1.0)
+    return max(0.0, 1.0 - dt)
+
+
+def cube_costs(match: dict[str, Any]) -> list[tuple[int, int, str, float]]:
+    """Every analysed cube action of the match: (side, game, action, cost in EMG). Their
+    sum per side is gnubg's cube "Error total EMG"."""
+    costs: list[tuple[int, int, str, float]] = []
+    for number, game in enumerate(match.get("games", []), start=1):
+        offered: tuple[float, float] | None = None
+        for record in game.get("game", []):
+            action = record.get("action")
+            side = SIDES.index(record["player"]) if record.get("player") in SIDES else None
+            analysis = record.get("analysis") or {}
+            if side is None:
+                continue
+            if action in ("move", "double") and "cube-scale" in analysis:
+                equities = _cube_equities(analysis, analysis["cube-scale"])
+                if action == "double":
+                    offered = equities
+            elif action in ("take", "drop"):
+                equities = offered
+            else:
+                continue
+            cost = cube_cost(str(action), equities)
+            if cost is not None:
+                costs.append((side, number, str(action), cost))
+    return costs
+
+
 def match_mistakes(
     match: dict[str, Any], left: int = 0
 ) -> tuple[list[Mistake], list[list[tuple[int, int]]]]:
@@ -172,6 +231,7 @@ def match_mistakes(
     for number, game in enumerate(match.get("games", []), start=1):
         rows = _Rows(left)
         marks = [[0, 0], [0, 0]]
+        offered: tuple[float, float] | None = None
         for record in game.get("game", []):
             action = record.get("action")
             side = SIDES.index(record["player"]) if record.get("player") in SIDES else None
@@ -179,6 +239,9 @@ def match_mistakes(
                 continue
             row = rows.place(side)
             analysis = record.get("analysis") or {}
+            equities = _cube_equities(analysis, analysis.get("cube-scale"))
+            if action == "double":
+                offered = equities
             if action == "move":
                 moves = analysis.get("moves")
                 if analysis.get("skill") and moves and "imove" in analysis:
@@ -204,7 +267,7 @@ def match_mistakes(
                             row,
                             "cube",
                             analysis["cube-skill"],
-                            None,
+                            cube_cost("move", equities),
                             "",
                             "no double",
                             "double",
@@ -220,7 +283,7 @@ def match_mistakes(
                             row,
                             "cube",
                             analysis["skill"],
-                            None,
+                            cube_cost("double", equities),
                             "",
                             "double",
                             "no double",
@@ -236,7 +299,7 @@ def match_mistakes(
                         row,
                         "cube",
                         analysis["skill"],
-                        None,
+                        cube_cost(str(action), offered),
                         "",
                         "take" if action == "take" else "pass",
                         other,
@@ -283,8 +346,7 @@ def match_figures(match: dict[str, Any], left: int = 0) -> MatchFigures:
             if gs
             else None
         )
-    # Worst first: blunders before errors, then by the equity given up. A cube mistake's
-    # cost is not in gnubg's dict in EMG (only its category's total): it has none here.
+    # Worst first: blunders before errors, then by the equity given up.
     ranked = [m for m in mistakes if m.skill in ("very bad", "bad")]
     ranked.sort(key=lambda m: (m.skill != "very bad", -(m.loss_emg or 0.0)))
     kept: list[Mistake] = []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io as stringio
+from dataclasses import asdict
 from typing import Any
 
 from django.db.models import Q
@@ -17,6 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from matches.access import user_directs
 from matches.analysis_selectors import (
     PR_LABEL,
     Viewer,
@@ -29,12 +31,11 @@ from matches.analysis_selectors import (
 )
 from matches.api.views import ERRORS, request_actor
 from matches.models import Match
-from matches.services.access import is_director
 from matches.services.analysis import analysis_rerun
 from tournament.models import Event, Player, Tournament
 
 
-class FiguresSerializer(serializers.Serializer):
+class FiguresSerializer(serializers.Serializer[Any]):
     """One player's figures (rates in mEMG, one decimal as gnubg prints them)."""
 
     player = serializers.IntegerField(allow_null=True)
@@ -60,12 +61,12 @@ class FiguresSerializer(serializers.Serializer):
     cube_errors = serializers.IntegerField()
 
 
-class GameFiguresSerializer(serializers.Serializer):
+class GameFiguresSerializer(serializers.Serializer[Any]):
     game = serializers.IntegerField()
     players = FiguresSerializer(many=True)
 
 
-class MistakeSerializer(serializers.Serializer):
+class MistakeSerializer(serializers.Serializer[Any]):
     side = serializers.IntegerField()
     player = serializers.IntegerField(allow_null=True)
     game = serializers.IntegerField()
@@ -80,7 +81,7 @@ class MistakeSerializer(serializers.Serializer):
     best = serializers.CharField()
 
 
-class AnalysisSerializer(serializers.Serializer):
+class AnalysisSerializer(serializers.Serializer[Any]):
     """A match's current analysis; figures empty while hidden (``visible`` false)."""
 
     id = serializers.IntegerField(required=False)
@@ -93,6 +94,17 @@ class AnalysisSerializer(serializers.Serializer):
     plies = serializers.IntegerField(allow_null=True)
     plies_shown = serializers.IntegerField(
         allow_null=True, help_text="The plies of the figures shown (0 while the full pass runs)"
+    )
+    figures_run = serializers.IntegerField(
+        allow_null=True,
+        help_text="The run whose figures are shown: an earlier one while a re-run is not done",
+    )
+    being_rerun = serializers.BooleanField(
+        help_text="A re-run is queued or running: the figures shown are the earlier run's "
+        "(figures_run), until the new ones replace them"
+    )
+    figures_analysed_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the earlier run shown was done (null: the current run)"
     )
     label = serializers.CharField()  # type: ignore[assignment]
     note = serializers.CharField()
@@ -110,7 +122,25 @@ class AnalysisSerializer(serializers.Serializer):
     peak_memory_kb = serializers.IntegerField(required=False, allow_null=True)
 
 
-class PrRowSerializer(serializers.Serializer):
+class RerunLimitsSerializer(serializers.Serializer[Any]):
+    per_match = serializers.IntegerField(help_text="Re-runs of one match in any hour")
+    per_director = serializers.IntegerField(help_text="Re-runs by one director in any hour")
+    match_left = serializers.IntegerField(help_text="Left for this match in the last hour")
+    director_left = serializers.IntegerField(help_text="Left for you in the last hour")
+
+
+class RerunSerializer(AnalysisSerializer):
+    """The analysis that will run, whether the ask was merged into one already queued or
+    running (nothing new queued), and the re-run caps."""
+
+    merged = serializers.BooleanField(
+        help_text="True: an analysis of the match was queued or running; the re-run joined it"
+    )
+    message = serializers.CharField(help_text="What happened, and the caps, in a sentence")
+    limits = RerunLimitsSerializer()
+
+
+class PrRowSerializer(serializers.Serializer[Any]):
     player = serializers.IntegerField()
     name = serializers.CharField()
     matches_analysed = serializers.IntegerField()
@@ -119,7 +149,7 @@ class PrRowSerializer(serializers.Serializer):
     best_match = serializers.IntegerField()
 
 
-class PrTableSerializer(serializers.Serializer):
+class PrTableSerializer(serializers.Serializer[Any]):
     """A PR table (``players`` best average first), as its endpoint and the event embed it."""
 
     label = serializers.CharField()  # type: ignore[assignment]
@@ -130,7 +160,7 @@ class PrTableSerializer(serializers.Serializer):
     players = PrRowSerializer(many=True)
 
 
-class HistorySerializer(serializers.Serializer):
+class HistorySerializer(serializers.Serializer[Any]):
     match = serializers.IntegerField()
     event = serializers.IntegerField()
     event_name = serializers.CharField()
@@ -142,7 +172,7 @@ class HistorySerializer(serializers.Serializer):
     luck_rate_memg = serializers.FloatField()
 
 
-class PlayerAnalysisSummarySerializer(serializers.Serializer):
+class PlayerAnalysisSummarySerializer(serializers.Serializer[Any]):
     """A player's PR per analysed match (oldest first), its average and best."""
 
     label = serializers.CharField()  # type: ignore[assignment]
@@ -163,9 +193,7 @@ def _user(request: Request) -> Any:
 
 def _readable(request: Request, tournament: Tournament) -> None:
     """A private tournament's figures are for its directors only (404 for anybody else)."""
-    if not tournament.is_public and not is_director(
-        user=_user(request), tournament_id=tournament.pk
-    ):
+    if not tournament.is_public and not user_directs(_user(request), tournament.pk):
         raise Http404
 
 
@@ -200,14 +228,30 @@ class MatchAnalysisRerunView(APIView):
     @extend_schema(
         operation_id="matches_analysis_rerun",
         request=None,
-        responses={202: AnalysisSerializer, **ERRORS},
+        responses={
+            202: RerunSerializer,
+            **ERRORS,
+            429: OpenApiResponse(
+                description="Too many re-runs (`rerun-limit`): the caps in `detail`"
+            ),
+        },
         summary="Re-run the analysis (directors)",
+        description=(
+            "Queues a new run of the analysis of the match's current file. Asked while the "
+            "match's analysis is queued or running, it is merged into it (`merged` true, "
+            "nothing new queued). At most `ANALYSIS_RERUNS_PER_MATCH_HOUR` (3) re-runs of a "
+            "match and `ANALYSIS_RERUNS_PER_DIRECTOR_HOUR` (20) by a director in any hour: "
+            "429 `rerun-limit` past them, its `detail` carries the caps."
+        ),
     )
     def post(self, request: Request, pk: int) -> Response:
         actor = request_actor(request, read_body=False)
-        analysis_rerun(match_id=pk, actor=actor)
+        rerun = analysis_rerun(match_id=pk, actor=actor)
         match = _match(pk, request)
         data = analysis_data(match, analysis_current(match.pk), visible=True)
+        data["merged"] = rerun.merged
+        data["message"] = rerun.message()
+        data["limits"] = asdict(rerun.limits)
         return Response(data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -311,7 +355,10 @@ class TournamentAnalysisCsvView(APIView):
                     f.cube_decisions,
                     f.blunders,
                     f.errors,
-                    f.analysis.finished_at.isoformat() if f.analysis.finished_at else "",
+                    # On the tournament's clock, as results.csv and the pages.
+                    f.analysis.finished_at.astimezone(tournament.zone).isoformat()
+                    if f.analysis.finished_at
+                    else "",
                 ]
             )
         response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")

@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 from matches.models import Game, Match
 
 
-class FloorRowSerializer(serializers.ModelSerializer):
+class FloorRowSerializer(serializers.ModelSerializer[Game]):
     class Meta:
         model = Game
         fields = ["id", "match", "number", "winner_side", "points"]

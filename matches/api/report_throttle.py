@@ -9,43 +9,27 @@ link is answered 429 with ``Retry-After`` before anything is parsed or stored.
 from __future__ import annotations
 
 import functools
-import hashlib
-import time
 from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import ngettext
 from rest_framework.exceptions import ParseError
 from rest_framework.throttling import BaseThrottle
 
-from matches.services.access import key_holder
-
-PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+from core.ratelimit import parse_rate, window_wait
+from matches.access import key_holder
 
 
 def rate() -> tuple[int, int]:
     """``REPORT_LINK_RATE`` as (requests, seconds)."""
-    count, _, period = settings.REPORT_LINK_RATE.partition("/")
-    return int(count), PERIODS[period.strip()[:1]]
+    return parse_rate(settings.REPORT_LINK_RATE)
 
 
 def link_wait(link: str) -> int | None:
     """Count one request for ``link``; seconds to wait if it is over the rate, else None."""
-    limit, seconds = rate()
-    now = time.time()
-    window = int(now // seconds)
-    # The link as a digest: keys come from the client and may hold any character.
-    digest = hashlib.sha256(link.encode(errors="surrogatepass")).hexdigest()[:32]
-    counter = f"report-rate:{digest}:{window}"
-    try:
-        count = 1 if cache.add(counter, 1, seconds) else cache.incr(counter)
-    except Exception:  # cache down: do not refuse reports
-        return None
-    if count <= limit:
-        return None
-    return max(1, int((window + 1) * seconds - now))
+    return window_wait("report-rate", link, rate())
 
 
 def _api_link(request: Any) -> str | None:
@@ -92,7 +76,12 @@ def link_rate_limited(view: Callable[..., HttpResponse]) -> Callable[..., HttpRe
         wait = link_wait(key_holder(key))
         if wait is not None:
             response = HttpResponse(
-                f"Too many reports from this link. Wait {wait} seconds and send it again.\n",
+                ngettext(
+                    "Too many reports from this link. Wait {wait} second and send it again.",
+                    "Too many reports from this link. Wait {wait} seconds and send it again.",
+                    wait,
+                ).format(wait=wait)
+                + "\n",
                 status=429,
                 content_type="text/plain; charset=utf-8",
             )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from matches.models import Match, Submission
@@ -20,7 +21,7 @@ def IdField(**kwargs: Any) -> serializers.IntegerField:
     return serializers.IntegerField(min_value=1, max_value=ID_MAX, **kwargs)
 
 
-class MatchFilterSerializer(serializers.Serializer):
+class MatchFilterSerializer(serializers.Serializer[Any]):
     event = IdField(required=False)
     tournament = IdField(required=False)
     round = serializers.IntegerField(required=False, min_value=1, max_value=1000)
@@ -29,7 +30,7 @@ class MatchFilterSerializer(serializers.Serializer):
     player = IdField(required=False)
 
 
-class KeyMixin(serializers.Serializer):
+class KeyMixin(serializers.Serializer[Any]):
     """The private report link's key, for clients that cannot send ``X-Report-Key``."""
 
     key = serializers.CharField(
@@ -40,7 +41,7 @@ class KeyMixin(serializers.Serializer):
     )
 
 
-class DoubleSerializer(serializers.Serializer):
+class DoubleSerializer(serializers.Serializer[Any]):
     by = serializers.IntegerField(help_text="The doubling player's id.")
     turn = serializers.IntegerField(
         min_value=0,
@@ -51,7 +52,7 @@ class DoubleSerializer(serializers.Serializer):
     response = serializers.ChoiceField(choices=["take", "drop", "beaver"], default="take")
 
 
-class GameSerializer(serializers.Serializer):
+class GameSerializer(serializers.Serializer[Any]):
     """One game: who won, the cube when it ended, and how."""
 
     winner = serializers.IntegerField(help_text="The winning player's id.")
@@ -168,7 +169,7 @@ def confirm_field() -> serializers.BooleanField:
     )
 
 
-class ResolveSerializer(serializers.Serializer):
+class ResolveSerializer(serializers.Serializer[Any]):
     """``POST /api/matches/{id}/resolve/``: a director's final decision.
 
     Without ``games``, ``submission`` or ``score`` the recorded games stand (the match is
@@ -193,12 +194,12 @@ class ResolveSerializer(serializers.Serializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "score" in attrs and ("games" in attrs or "submission" in attrs):
             raise serializers.ValidationError(
-                {"score": ["Give the final score alone, or the games: not both."]}
+                {"score": [_("Give the final score alone, or the games: not both.")]}
             )
         return attrs
 
 
-class SubmissionSerializer(serializers.ModelSerializer):
+class SubmissionSerializer(serializers.ModelSerializer[Submission]):
     """One stored report, as the audit shows it."""
 
     submitted_by = serializers.CharField(source="submitted_by.username", default=None)
@@ -222,3 +223,29 @@ class SubmissionSerializer(serializers.ModelSerializer):
             "error_detail",
             "created_at",
         ]
+
+
+class QueueSerializer(serializers.Serializer[Any]):
+    """What the phone holds for one match."""
+
+    match = serializers.IntegerField(min_value=1, help_text="The match's id")
+    unsent = serializers.IntegerField(
+        min_value=0, max_value=10000, help_text="Reports made offline, not yet sent"
+    )
+    attention = serializers.IntegerField(
+        min_value=0,
+        max_value=10000,
+        default=0,
+        help_text="Reports the server refused that the player has not dealt with yet",
+    )
+
+
+class DeviceSyncSerializer(serializers.Serializer[Any]):
+    """``POST /api/devices/sync/``: what a player's phone still holds, per match."""
+
+    matches = serializers.ListField(child=QueueSerializer(), max_length=50)
+
+
+class DeviceSyncAnswerSerializer(serializers.Serializer[Any]):
+    synced_at = serializers.DateTimeField()
+    matches = QueueSerializer(many=True, help_text="The matches recorded: the player's own")

@@ -83,7 +83,15 @@ def match_data(match: Match, games: Iterable[Game] | None = None) -> dict[str, A
         "crawford_game_number": match_crawford_game_number(match=match, games=games),
         "flagged": match.flagged,
         "table": match.table,
+        "designated": match.designated,
+        "recorded": match.recorded,
+        "clocked": match.clocked,
+        "xg_pr": [_pr(match.xg_pr1), _pr(match.xg_pr2)],
     }
+
+
+def _pr(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 def match_detail_data(match: Match, games: Iterable[Game] | None = None) -> dict[str, Any]:
@@ -101,6 +109,7 @@ def match_detail_data(match: Match, games: Iterable[Game] | None = None) -> dict
         "games": [game_data(g, player1, player2) for g in games],
         "started_at": _when(match.started_at),
         "decided_at": _when(match.decided_at),
+        "bmab_marks": dict(match.bmab_marks or {}),
     }
 
 
@@ -124,7 +133,7 @@ def _pair() -> serializers.ListField:
     )
 
 
-class GameOutSerializer(serializers.ModelSerializer):
+class GameOutSerializer(serializers.ModelSerializer[Game]):
     """One game of a match (``game_data``)."""
 
     winner = serializers.IntegerField(read_only=True, allow_null=True)
@@ -151,7 +160,7 @@ class GameOutSerializer(serializers.ModelSerializer):
         return game_data(instance, _player(match.entry1), _player(match.entry2))
 
 
-class MatchSerializer(serializers.ModelSerializer):
+class MatchSerializer(serializers.ModelSerializer[Match]):
     """A match as lists show it: ``score`` is the current score including any start."""
 
     round = serializers.IntegerField(read_only=True)
@@ -169,6 +178,14 @@ class MatchSerializer(serializers.ModelSerializer):
     # Blank until the match is decided (a read-only model field would lose allow_blank).
     decision = serializers.ChoiceField(
         choices=Match.Decision.choices, allow_blank=True, read_only=True
+    )
+    xg_pr = serializers.ListField(
+        child=serializers.FloatField(allow_null=True),
+        min_length=2,
+        max_length=2,
+        read_only=True,
+        help_text="XG PR (reported) of player1 and player2, as a director typed them in "
+        "(null: none); the gnubg PR of the analysis is unofficial.",
     )
 
     class Meta:
@@ -197,6 +214,10 @@ class MatchSerializer(serializers.ModelSerializer):
             "crawford_game_number",
             "flagged",
             "table",
+            "designated",
+            "recorded",
+            "clocked",
+            "xg_pr",
         ]
         read_only_fields = fields
 
@@ -209,9 +230,21 @@ class MatchDetailSerializer(MatchSerializer):
 
     games = GameOutSerializer(many=True, read_only=True)
     event_name = serializers.CharField(read_only=True)
+    bmab_marks = serializers.DictField(
+        read_only=True,
+        help_text='Who set each BMAB flag and when: {"designated": {"value", "by", "at", '
+        '"reason"}, "recorded": ..., "clocked": ..., "xg_pr": {"by", "at"}}.',
+    )
 
     class Meta(MatchSerializer.Meta):
-        fields = [*MatchSerializer.Meta.fields, "event_name", "games", "started_at", "decided_at"]
+        fields = [
+            *MatchSerializer.Meta.fields,
+            "event_name",
+            "games",
+            "started_at",
+            "decided_at",
+            "bmab_marks",
+        ]
         read_only_fields = fields
 
     def to_representation(self, instance: Match) -> dict[str, Any]:

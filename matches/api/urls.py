@@ -9,12 +9,14 @@ from matches.api import analysis_views, views
 
 urlpatterns = [
     path("matches/", views.MatchListView.as_view(), name="api-matches"),
+    path("devices/sync/", views.DeviceSyncView.as_view(), name="api-device-sync"),
     path("matches/<int:pk>/games/", views.GameReportView.as_view(), name="api-match-games"),
     path("matches/<int:pk>/report/", views.MatchReportView.as_view(), name="api-match-report"),
     path("matches/<int:pk>/record/", views.RecordUploadView.as_view(), name="api-match-record"),
     path("matches/<int:pk>/confirm/", views.ConfirmView.as_view(), name="api-match-confirm"),
     path("matches/<int:pk>/dispute/", views.DisputeView.as_view(), name="api-match-dispute"),
     path("matches/<int:pk>/resolve/", views.ResolveView.as_view(), name="api-match-resolve"),
+    path("matches/<int:pk>/bmab/", views.BmabView.as_view(), name="api-match-bmab"),
     path(
         "matches/<int:pk>/submissions/",
         views.SubmissionListView.as_view(),

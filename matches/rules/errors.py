@@ -19,6 +19,8 @@ class RulesError(ValueError):
     """Base of every rules violation and parse failure."""
 
     code = "rules-error"
+    #: Raised again for a report sent again with its key (the edges say so).
+    replayed = False
 
     def __init__(
         self,

@@ -8,6 +8,15 @@ touches the match, its games or its result: an analysis only reads the stored fi
 The task that runs it may be delivered twice (late acks) or again after its worker
 was lost: :func:`analysis_claim` lets one run at a time own an analysis (a heartbeat
 shows it is alive) and a lost run is taken over once, then the analysis fails.
+
+The analysis queue is shared by every tournament: at most
+``settings.ANALYSIS_SLOTS_PER_TOURNAMENT`` analyses of one tournament are on it (or
+running); the others wait in the database (``held``) and :func:`analysis_release` lets
+them go, oldest first, as that tournament's slots free. One tournament's hundred
+uploads thus wait behind each other, not in front of another tournament's one.
+
+A director's re-run asked while the match's analysis is queued or running is merged
+into it; re-runs are capped per match and per director in any hour (:func:`analysis_rerun`).
 """
 
 from __future__ import annotations
@@ -15,20 +24,25 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from matches.access import Actor, NotAllowed, user_directs
 from matches.analysis import engine
 from matches.analysis.figures import Figures, match_figures
-from matches.errors import Invalid
+from matches.analysis_selectors import RerunLimits, rerun_limits
+from matches.errors import AppError, Invalid
 from matches.models import Analysis, AnalysisFigures, Match, Submission
-from matches.services.access import Actor, NotAllowed, is_director
 from matches.services.ledger import MatchNotFound
 from matches.signals import announce_analysis_queued
+from tournament.models import Tournament
 
 log = logging.getLogger(__name__)
 
@@ -139,23 +153,119 @@ def analysis_record_stored(*, match_id: int) -> Analysis | None:
         return None
 
 
-def analysis_rerun(*, match_id: int, actor: Actor) -> Analysis:
-    """A director's re-run of the analysis of the match's current file (403 for others)."""
+IN_FLIGHT = (Analysis.Status.QUEUED, Analysis.Status.RUNNING)
+
+
+@dataclass(frozen=True)
+class Rerun:
+    """A director's re-run: the analysis that will run and whether the ask was merged into
+    one already queued or running (no new run)."""
+
+    analysis: Analysis
+    merged: bool
+    limits: RerunLimits
+
+    def message(self) -> str:
+        """What happened, for the director (the console's notice, the API's ``message``)."""
+        if self.merged:
+            said = _(
+                "The analysis is already {status} (run {run}): your re-run was merged into it."
+            ).format(status=self.analysis.get_status_display().lower(), run=self.analysis.run)
+        else:
+            said = _("Analysis queued again (run {run}).").format(run=self.analysis.run)
+        return f"{said} {self.limits.sentence()}"
+
+
+def analysis_rerun(*, match_id: int, actor: Actor) -> Rerun:
+    """A director's re-run of the analysis of the match's current file (403 for others).
+
+    Merged into the match's analysis when one is queued or running (nothing new is
+    queued); otherwise a new run, within the caps per match and per director in any
+    hour (429 ``rerun-limit`` past them, saying the caps and when the next is allowed).
+    """
     match = Match.objects.select_related("event__tournament").filter(pk=match_id).first()
     if match is None:
         raise MatchNotFound()
-    if not is_director(user=actor.user, tournament_id=match.event.tournament_id):
+    if not user_directs(actor.user, match.event.tournament_id):
         if not match.event.tournament.is_public:
             raise MatchNotFound()  # a private tournament's match: as if there were none
-        raise NotAllowed("Only the tournament's directors may re-run an analysis.")
+        raise NotAllowed(_("Only the tournament's directors may re-run an analysis."))
     record = latest_record(match_id)
     if record is None:
         raise Invalid(
-            "This match has no accepted match file to analyse.", code="no-match-file", field=None
+            _("This match has no accepted match file to analyse."), code="no-match-file", field=None
         )
-    analysis = analysis_request(submission_id=record.pk, requested_by=actor.user, again=True)
-    assert analysis is not None
-    return analysis
+    with transaction.atomic():
+        # One re-run at a time per director (the director's cap) and per record (the merge).
+        if actor.user is not None:
+            get_user_model().objects.select_for_update().filter(pk=actor.user.pk).first()
+        Submission.objects.select_for_update().filter(pk=record.pk).first()
+        waiting = (
+            Analysis.objects.filter(match_id=match_id, status__in=IN_FLIGHT).order_by("-pk").first()
+        )
+        limits = rerun_limits(match_id=match_id, user=actor.user)
+        if waiting is not None:
+            return Rerun(analysis=waiting, merged=True, limits=limits)
+        if limits.match_left == 0 or limits.director_left == 0:
+            raise AppError(
+                _("Too many re-runs: {limits} Try again later; the analysis shown stays.").format(
+                    limits=limits.sentence()
+                ),
+                code="rerun-limit",
+                status=429,
+                per_match=limits.per_match,
+                per_director=limits.per_director,
+                match_left=limits.match_left,
+                director_left=limits.director_left,
+            )
+        analysis = analysis_request(submission_id=record.pk, requested_by=actor.user, again=True)
+        assert analysis is not None
+        limits = rerun_limits(match_id=match_id, user=actor.user)
+    return Rerun(analysis=analysis, merged=False, limits=limits)
+
+
+def analysis_release(
+    *, tournament_id: int | None = None, analysis_id: int | None = None
+) -> list[int]:
+    """The held analyses of a tournament (or of ``analysis_id``'s) that may go to the queue
+    now: its oldest, up to its free slots; they are marked sent. The caller sends them.
+
+    A tournament's slots are its analyses queued and sent, or running
+    (``settings.ANALYSIS_SLOTS_PER_TOURNAMENT``).
+    """
+    if tournament_id is None:
+        if analysis_id is None:
+            return []
+        tournament_id = (
+            Analysis.objects.filter(pk=analysis_id)
+            .values_list("match__event__tournament_id", flat=True)
+            .first()
+        )
+        if tournament_id is None:
+            return []
+    with transaction.atomic():
+        Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        ours = Analysis.objects.filter(match__event__tournament_id=tournament_id)
+        busy = ours.filter(status__in=IN_FLIGHT, held=False).count()
+        free = max(0, settings.ANALYSIS_SLOTS_PER_TOURNAMENT - busy)
+        if not free:
+            return []
+        ids = list(
+            ours.filter(status=Analysis.Status.QUEUED, held=True)
+            .order_by("queued_at", "pk")
+            .values_list("pk", flat=True)[:free]
+        )
+        Analysis.objects.filter(pk__in=ids).update(held=False)
+    return ids
+
+
+def tournaments_holding_analyses() -> list[int]:
+    """Tournaments with analyses held for a slot (the sweep releases what it can)."""
+    return list(
+        Analysis.objects.filter(status=Analysis.Status.QUEUED, held=True)
+        .values_list("match__event__tournament_id", flat=True)
+        .distinct()[:500]
+    )
 
 
 def analysis_claim(*, analysis_id: int) -> tuple[Analysis | None, str]:
@@ -224,15 +334,20 @@ def analysis_run(*, analysis_id: int, on_pass: Callable[[], None] | None = None)
     if analysis.plies_done is not None:  # a lost run finished some passes
         passes = [p for p in passes if p > analysis.plies_done] or passes[-1:]
     for plies in passes:
-        run = engine.analyse(
-            gnubg=path,
-            text=submission.file_text,
-            file_name=submission.file_name,
-            plies=plies,
-            timeout=float(settings.ANALYSIS_TIMEOUT),
-            tick=lambda: _heartbeat(analysis_id),
-        )
-        stored = _store_pass(analysis_id, plies, run, path, final=plies == passes[-1])
+        try:
+            run = engine.analyse(
+                gnubg=path,
+                text=submission.file_text,
+                file_name=submission.file_name,
+                plies=plies,
+                timeout=float(settings.ANALYSIS_TIMEOUT),
+                tick=lambda: _heartbeat(analysis_id),
+            )
+            stored = _store_pass(analysis_id, plies, run, path, final=plies == passes[-1])
+        except Exception as exc:  # failed at once with the reason, never left running
+            log.exception("analysis %s crashed", analysis_id)
+            analysis_fail(analysis_id=analysis_id, reason=f"the analysis crashed: {exc}")
+            return Analysis.Status.FAILED
         if stored and on_pass is not None:
             on_pass()
         if not stored:
@@ -268,7 +383,14 @@ def _store_pass(analysis_id: int, plies: int, run: engine.Run, path: str, *, fin
         try:
             # The match page lists the match's first player on the left: gnubg's O if swapped.
             result = match_figures(run.match, left=1 if swapped else 0)
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
+        except (
+            KeyError,
+            TypeError,
+            ValueError,
+            IndexError,
+            AttributeError,
+            ArithmeticError,
+        ) as exc:
             analysis.save(update_fields=fields)
             _finish(
                 analysis, Analysis.Status.FAILED, f"gnubg's statistics could not be read: {exc}"
@@ -331,7 +453,7 @@ def analyses_lost(*, older_than: dt.timedelta = dt.timedelta(hours=1)) -> list[i
     """
     now = timezone.now()
     queued = Analysis.objects.filter(
-        status=Analysis.Status.QUEUED, queued_at__lt=now - older_than
+        status=Analysis.Status.QUEUED, held=False, queued_at__lt=now - older_than
     ).values_list("pk", flat=True)[:200]
     running = Analysis.objects.filter(
         status=Analysis.Status.RUNNING, heartbeat_at__lt=now - HEARTBEAT_STALE

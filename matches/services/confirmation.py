@@ -12,13 +12,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from core.http import RequestMeta
+from matches.access import Actor, Role, director_role
 from matches.errors import Conflict, Forbidden, Invalid
 from matches.models import Match, Submission
 from matches.rules.match import MatchState
 from matches.selectors import match_state
-from matches.services.access import Actor, Role, director_role
-from matches.services.ledger import Outcome, RequestMeta, submission_run
+from matches.services.ledger import Outcome, submission_run
 from matches.services.reporting import (
     GameInput,
     game_input_from_payload,
@@ -31,12 +33,12 @@ from matches.services.reporting import (
 
 def _confirm_decide(match: Match, role: Role) -> Outcome:
     if match.status == Match.Status.COMPLETE:
-        raise Conflict("This match is already complete.", code="already-complete")
+        raise Conflict(_("This match is already complete."), code="already-complete")
     if match.status != Match.Status.REPORTED:
-        raise Conflict("There is no reported result to confirm.", code="nothing-to-confirm")
+        raise Conflict(_("There is no reported result to confirm."), code="nothing-to-confirm")
     if role.player and role.entry_id == match.reported_by_id:
         raise Forbidden(
-            "You reported this result: your opponent (or a director) confirms it.",
+            _("You reported this result: your opponent (or a director) confirms it."),
             code="own-report",
         )
     match.status = Match.Status.COMPLETE
@@ -44,7 +46,9 @@ def _confirm_decide(match: Match, role: Role) -> Outcome:
     return Outcome(match_changed=True, completed=True)
 
 
-def match_confirm(*, match_id: int, actor: Actor, meta: RequestMeta) -> Match:
+def match_confirm(
+    *, match_id: int, actor: Actor, meta: RequestMeta, idempotency_key: str = ""
+) -> Match:
     """The opponent (or a director) confirms the reported result: the match is complete."""
     return submission_run(
         match_id=match_id,
@@ -53,27 +57,30 @@ def match_confirm(*, match_id: int, actor: Actor, meta: RequestMeta) -> Match:
         meta=meta,
         payload={},
         decide=_confirm_decide,
+        idempotency_key=idempotency_key,
     )
 
 
-def match_dispute(*, match_id: int, actor: Actor, reason: str, meta: RequestMeta) -> Match:
+def match_dispute(
+    *, match_id: int, actor: Actor, reason: str, meta: RequestMeta, idempotency_key: str = ""
+) -> Match:
     """A player disputes the games recorded so far: the match goes to the director's queue."""
 
     def decide(match: Match, role: Role) -> Outcome:
         if not role.player:
             raise Invalid(
-                "Directors settle disputes: resolve the match instead.", code="director-resolves"
+                _("Directors settle disputes: resolve the match instead."), code="director-resolves"
             )
         if not reason.strip():
-            raise Invalid("Say what is wrong.", code="invalid", field="reason")
+            raise Invalid(_("Say what is wrong."), code="invalid", field="reason")
         if match.status == Match.Status.DISPUTED:
             return Outcome()
         if match.status == Match.Status.COMPLETE:
             raise Conflict(
-                "This match is complete; ask a director to correct it.", code="match-closed"
+                _("This match is complete; ask a director to correct it."), code="match-closed"
             )
         if match.status not in (Match.Status.PLAYING, Match.Status.REPORTED):
-            raise Conflict("No result has been reported yet.", code="nothing-to-dispute")
+            raise Conflict(_("No result has been reported yet."), code="nothing-to-dispute")
         match.status = Match.Status.DISPUTED
         return Outcome(match_changed=True)
 
@@ -84,6 +91,7 @@ def match_dispute(*, match_id: int, actor: Actor, reason: str, meta: RequestMeta
         meta=meta,
         payload={"reason": reason},
         decide=decide,
+        idempotency_key=idempotency_key,
     )
 
 
@@ -91,12 +99,16 @@ def _adopted_games(match: Match, version: int) -> list[GameInput]:
     submission = Submission.objects.filter(match_id=match.pk, version=version).first()
     if submission is None:
         raise Invalid(
-            f"This match has no submission version {version}.", code="invalid", field="submission"
+            _("This match has no submission version {version}.").format(version=version),
+            code="invalid",
+            field="submission",
         )
     games = submission.payload.get("games") if isinstance(submission.payload, dict) else None
     if not games:
         raise Invalid(
-            f"Submission {version} is not a whole-match report: it has no games to adopt.",
+            _("Submission {version} is not a whole-match report: it has no games to adopt.").format(
+                version=version
+            ),
             code="invalid",
             field="submission",
         )
@@ -111,8 +123,10 @@ def match_resolve(
     note: str = "",
     games: Sequence[GameInput] | None = None,
     from_version: int | None = None,
+    idempotency_key: str = "",
 ) -> Match:
-    """A director's final decision on a match.
+    """A director's final decision on a match (``idempotency_key``: sent again, nothing
+    is recorded twice).
 
     With ``games`` (or the games of submission ``from_version``) the recorded games
     are voided and replaced; without, the recorded games stand. Either way the match
@@ -130,10 +144,12 @@ def match_resolve(
             or match.status == Match.Status.PENDING
             or None in (match.entry1, match.entry2)
         ):
-            raise Conflict("This match is not ready to be played yet.", code="match-not-ready")
+            raise Conflict(_("This match is not ready to be played yet."), code="match-not-ready")
         if games is not None and from_version is not None:
             raise Invalid(
-                "Give the games or a submission to adopt, not both.", code="invalid", field="games"
+                _("Give the games or a submission to adopt, not both."),
+                code="invalid",
+                field="games",
             )
         chosen = list(games) if games is not None else None
         if from_version is not None:
@@ -156,16 +172,26 @@ def match_resolve(
             outcome.void = True
         if was_complete and not state.is_over:
             raise Invalid(
-                f"The games end at {state.score[0]}-{state.score[1]}: a complete match can "
-                f"only be corrected to games that decide the {match.length}-point match.",
+                _(
+                    "The games end at {state_score_0}-{state_score_1}: a "
+                    "complete match can only be corrected to games that decide "
+                    "the {match_length}-point match."
+                ).format(
+                    state_score_0=state.score[0],
+                    state_score_1=state.score[1],
+                    match_length=match.length,
+                ),
                 code="match-not-finished",
                 score=list(state.score),
             )
         outcome.completed = match_progress(match, role, state)
         if was_complete and match.advanced_at is not None and match.winner_id != old_winner:
             raise Conflict(
-                "This result has already moved the bracket on: change the winner with the "
-                "correction in the director's console, which re-seats the next round.",
+                _(
+                    "This result has already moved the bracket on: change the "
+                    "winner with the correction in the director's console, which "
+                    "re-seats the next round."
+                ),
                 code="bracket-moved-on",
             )
         return outcome
@@ -178,4 +204,5 @@ def match_resolve(
         payload=payload,
         decide=decide,
         role_of=director_role,
+        idempotency_key=idempotency_key,
     )

@@ -23,11 +23,13 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from core.http import RequestMeta
+from matches.access import Actor, Role
 from matches.errors import Conflict, refuse
 from matches.models import PLAYED_DECISIONS, Game, Match, Submission
-from matches.services.access import Actor, Role
-from matches.services.ledger import Outcome, RequestMeta, submission_run
+from matches.services.ledger import Outcome, submission_run
 from matches.services.reporting import MAX_SCORE
 
 #: Statuses of a match that is not decided yet.
@@ -75,7 +77,11 @@ def _side_of_entry(match: Match, entry_id: int, field: str) -> int:
     if entry_id == match.entry2_id:
         return 2
     raise refuse(
-        f"Entry {entry_id} does not play match {match.pk}.", code="not-in-match", field=field
+        _("Entry {entry_id} does not play match {match_pk}.").format(
+            entry_id=entry_id, match_pk=match.pk
+        ),
+        code="not-in-match",
+        field=field,
     )
 
 
@@ -86,7 +92,10 @@ def _player_id(match: Match, side: int) -> int | None:
 
 def _both_players(match: Match) -> None:
     if match.entry1_id is None or match.entry2_id is None or match.is_bye:
-        raise refuse(f"Match {match.pk} does not have both players yet.", code="match-not-ready")
+        raise refuse(
+            _("Match {match_pk} does not have both players yet.").format(match_pk=match.pk),
+            code="match-not-ready",
+        )
 
 
 def _has_games(match: Match) -> bool:
@@ -115,13 +124,20 @@ def final_score_check(
     s1, s2 = score
     for value, start, index in ((s1, match.start_score1, 0), (s2, match.start_score2, 1)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise refuse("A score is a whole number of 0 or more.", code="invalid", field=field)
+            raise refuse(_("A score is a whole number of 0 or more."), code="invalid", field=field)
         if value > MAX_SCORE:
-            raise refuse("That score is too large to record.", code="score-too-large", field=field)
+            raise refuse(
+                _("That score is too large to record."), code="score-too-large", field=field
+            )
         if value < start:
             raise refuse(
-                f"The match started at {match.start_score1}-{match.start_score2}: a final "
-                "score cannot be below it.",
+                _(
+                    "The match started at "
+                    "{match_start_score1}-{match_start_score2}: a final score "
+                    "cannot be below it."
+                ).format(
+                    match_start_score1=match.start_score1, match_start_score2=match.start_score2
+                ),
                 code="score-below-start",
                 field=field,
                 side=index + 1,
@@ -129,22 +145,28 @@ def final_score_check(
     reached = (s1 >= match.length, s2 >= match.length)
     if reached == (False, False):
         raise refuse(
-            f"Nobody has {match.length} points at {s1}-{s2}: the match is not over.",
+            _("Nobody has {match_length} points at {s1}-{s2}: the match is not over.").format(
+                match_length=match.length, s1=s1, s2=s2
+            ),
             code="match-not-over",
             field=field,
         )
     if reached == (True, True):
         raise refuse(
-            f"Both players have {match.length} points or more at {s1}-{s2}: only the winner "
-            "reaches the match length.",
+            _(
+                "Both players have {match_length} points or more at "
+                "{s1}-{s2}: only the winner reaches the match length."
+            ).format(match_length=match.length, s1=s1, s2=s2),
             code="score-mismatch",
             field=field,
         )
     side = 1 if reached[0] else 2
     if winner_side is not None and winner_side != side:
         raise refuse(
-            f"At {s1}-{s2} the other player reached {match.length} points: the winner and "
-            "the score disagree.",
+            _(
+                "At {s1}-{s2} the other player reached {match_length} "
+                "points: the winner and the score disagree."
+            ).format(s1=s1, s2=s2, match_length=match.length),
             code="winner-score-mismatch",
             field=field,
         )
@@ -152,8 +174,11 @@ def final_score_check(
     plausible = match.length - 1 + PLAUSIBLE_LAST_GAME
     if top > plausible and not confirm:
         raise refuse(
-            f"{s1}-{s2} is an unlikely final score for a {match.length}-point match (the "
-            f"winner rarely ends past {plausible}). Check it, and confirm it if it is right.",
+            _(
+                "{s1}-{s2} is an unlikely final score for a "
+                "{match_length}-point match (the winner rarely ends past "
+                "{plausible}). Check it, and confirm it if it is right."
+            ).format(s1=s1, s2=s2, match_length=match.length, plausible=plausible),
             code="unlikely-score",
             field=field,
             plausible_max=plausible,
@@ -187,7 +212,9 @@ def match_decide_without_play(
     def decide(match: Match, role: Role) -> Outcome:
         if match.status not in OPEN:
             raise refuse(
-                f"Match {match.pk} is already decided; correct its winner instead.",
+                _("Match {match_pk} is already decided; correct its winner instead.").format(
+                    match_pk=match.pk
+                ),
                 code="match-decided",
             )
         _both_players(match)
@@ -247,11 +274,13 @@ def match_penalty(
     def decide(match: Match, role: Role) -> Outcome:
         if isinstance(points, bool) or not isinstance(points, int) or points < 1:
             raise refuse(
-                "Penalty points are a whole number of 1 or more.", code="invalid", field="points"
+                _("Penalty points are a whole number of 1 or more."), code="invalid", field="points"
             )
         if match.status not in (Match.Status.PENDING, Match.Status.READY) or _has_games(match):
             raise refuse(
-                f"Match {match.pk} has started: penalty points are given before the first game.",
+                _(
+                    "Match {match_pk} has started: penalty points are given before the first game."
+                ).format(match_pk=match.pk),
                 code="match-started",
             )
         _both_players(match)
@@ -268,7 +297,7 @@ def match_penalty(
             match.start_score1 += points
             match.score1 = awarded = match.start_score1
         if awarded > MAX_SCORE:
-            raise refuse("That score is too large to record.", code="score-too-large")
+            raise refuse(_("That score is too large to record."), code="score-too-large")
         outcome = Outcome(
             match_changed=True, payload=payload, fields=("start_score1", "start_score2")
         )
@@ -308,8 +337,16 @@ def _correct(
         score = (old_score[1], old_score[0])  # the new winner has the points the old one had
         if score[0] < match.start_score1 or score[1] < match.start_score2:
             raise refuse(
-                f"Swapped, the score {score[0]}-{score[1]} would be below the match's start "
-                f"({match.start_score1}-{match.start_score2}): give the final score.",
+                _(
+                    "Swapped, the score {score_0}-{score_1} would be below the "
+                    "match's start ({match_start_score1}-{match_start_score2}): "
+                    "give the final score."
+                ).format(
+                    score_0=score[0],
+                    score_1=score[1],
+                    match_start_score1=match.start_score1,
+                    match_start_score2=match.start_score2,
+                ),
                 code="score-needed",
                 field="score",
             )
@@ -318,9 +355,12 @@ def _correct(
     winner_changes = winner_side != old_side
     if winner_changes and match.advanced_at is not None and followups is None:
         raise Conflict(
-            "This result has already moved the bracket on: change the winner with the "
-            "correction in the director's console (or POST .../correct/), which re-seats "
-            "the next round.",
+            _(
+                "This result has already moved the bracket on: change the "
+                "winner with the correction in the director's console (or "
+                "POST .../correct/ or .../score/), which re-seats the next "
+                "round."
+            ),
             code="bracket-moved-on",
         )
     if winner_changes and followups is not None:
@@ -347,6 +387,7 @@ def match_final_score(
     followups: Followups | None = None,
     role_of: RoleOf = system_role,
     prelock: Callable[[], None] | None = None,
+    idempotency_key: str = "",
 ) -> Match:
     """A director enters a match's final score alone, or corrects a decided one.
 
@@ -366,8 +407,10 @@ def match_final_score(
             )
         if _has_games(match):
             raise refuse(
-                f"Match {match.pk} already has games reported; settle it from those "
-                "(confirm or resolve the report).",
+                _(
+                    "Match {match_pk} already has games reported; settle it from "
+                    "those (confirm or resolve the report)."
+                ).format(match_pk=match.pk),
                 code="match-started",
                 field="score",
             )
@@ -385,6 +428,7 @@ def match_final_score(
         role_of=role_of,
         prelock=prelock,
         undoable=followups is not None,
+        idempotency_key=idempotency_key,
     )
 
 
@@ -423,11 +467,16 @@ def match_winner_correct(
     def decide(match: Match, role: Role) -> Outcome:
         if match.status != Match.Status.COMPLETE or match.winner_id is None:
             raise refuse(
-                f"Match {match.pk} is not decided yet: there is no winner to correct.",
+                _("Match {match_pk} is not decided yet: there is no winner to correct.").format(
+                    match_pk=match.pk
+                ),
                 code="match-not-decided",
             )
         if match.is_bye:
-            raise refuse(f"Match {match.pk} is a bye: nobody else could win it.", code="bye")
+            raise refuse(
+                _("Match {match_pk} is a bye: nobody else could win it.").format(match_pk=match.pk),
+                code="bye",
+            )
         side = _side_of_entry(match, winner_entry_id, "winner")
         if score is not None:
             final_score_check(match, score, winner_side=side, confirm=confirm)
@@ -477,15 +526,21 @@ def match_decision_reopen(
     def decide(match: Match, role: Role) -> Outcome:
         if match.status != Match.Status.COMPLETE or match.decision not in REOPENABLE:
             raise refuse(
-                f"Match {match.pk} was not decided by forfeit or walkover: there is nothing "
-                "to reopen (correct a played result instead).",
+                _(
+                    "Match {match_pk} was not decided by forfeit or walkover: "
+                    "there is nothing to reopen (correct a played result "
+                    "instead)."
+                ).format(match_pk=match.pk),
                 code="not-reopenable",
             )
         _both_players(match)
         if match.advanced_at is not None and followups is None:
             raise Conflict(
-                "This result has already moved the bracket on: reopen it from the "
-                "director's console, which takes the winner back out of the next round.",
+                _(
+                    "This result has already moved the bracket on: reopen it "
+                    "from the director's console (or POST .../reopen/), which "
+                    "takes the winner back out of the next round."
+                ),
                 code="bracket-moved-on",
             )
         stored = {

@@ -15,12 +15,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, connections, router, transaction
+from django.utils.translation import gettext as _
 
+from core.http import RequestMeta
+from matches.access import Actor, HiddenMatch, NotAllowed, Role, match_role
 from matches.errors import REFUSALS, AppError, Conflict, NotAuthenticated, NotFound
 from matches.models import Game, Match, Submission
-from matches.rows import match_locked, row_insert, row_update
+from matches.rows import Child, column_field, match_locked_with_key, row_insert, row_update
 from matches.rules.errors import RulesError
-from matches.services.access import Actor, HiddenMatch, NotAllowed, Role, match_role
+from matches.services.idempotency import (
+    KeyReused,
+    StoredReport,
+    key_find,
+    key_replay,
+    key_row,
+    key_store,
+)
 from matches.services.report_budget import rejected_submission_trim
 from matches.signals import announce_match_changed, announce_match_completed
 
@@ -39,14 +49,6 @@ MATCH_FIELDS = (
     "flagged",
     "updated_at",
 )
-
-
-@dataclass(frozen=True, slots=True)
-class RequestMeta:
-    """Where a report came from."""
-
-    ip: str | None = None
-    user_agent: str = ""
 
 
 @dataclass(slots=True)
@@ -116,7 +118,7 @@ class MatchNotFound(NotFound):
     """No match has this id (404)."""
 
     def __init__(self) -> None:
-        super().__init__("Not found.")
+        super().__init__(_("Not found."))
 
 
 #: Match primary keys are 64-bit: a larger id names no match (and must not reach SQL).
@@ -129,10 +131,17 @@ def match_lock(*, match_id: int) -> Match:
     Its event, round, entries and players are read with it (not locked): access checks
     and the answer need them.
     """
-    match = match_locked(match_id) if 0 < match_id <= ID_MAX else None
+    return match_lock_with_key(match_id=match_id, key="")[0]
+
+
+def match_lock_with_key(*, match_id: int, key: str) -> tuple[Match, int | None]:
+    """:func:`match_lock`, and the submission ``key`` already recorded for the match, if
+    any, in the same statement (``rows.match_locked_with_key``: a report's one round trip
+    fewer)."""
+    match, seen = match_locked_with_key(match_id, key) if 0 < match_id <= ID_MAX else (None, None)
     if match is None:
         raise MatchNotFound()
-    return match
+    return match, seen
 
 
 def _next_version(match: Match) -> dict[str, tuple[str, list[Any]]]:
@@ -144,7 +153,7 @@ def _next_version(match: Match) -> dict[str, tuple[str, list[Any]]]:
     """
     connection = connections[router.db_for_write(Submission)]
     quote = connection.ops.quote_name
-    version, match_id = (Submission._meta.get_field(f).column for f in ("version", "match"))  # type: ignore[union-attr]
+    version, match_id = (column_field(Submission, f).column for f in ("version", "match"))
     assert version is not None
     assert match_id is not None
     sql = (
@@ -198,8 +207,13 @@ def submission_run(
     file_text: str = "",
     prelock: Callable[[], None] | None = None,
     undoable: bool = False,
+    idempotency_key: str = "",
 ) -> Match:
     """Lock the match, decide, store the submission and apply the outcome; raise a refusal.
+
+    ``idempotency_key``: a report sent again with the key it first came with is answered
+    as it was then (the match, or the same refusal) and records nothing
+    (``matches.services.idempotency``); the returned match's ``replayed`` is then true.
 
     Who may act is checked first: a request by somebody who may not act on the
     match is answered 401/403 and is not a report about it. ``prelock`` runs first in
@@ -211,11 +225,21 @@ def submission_run(
         with transaction.atomic():
             if prelock is not None:
                 prelock()
-            match = match_lock(match_id=match_id)
+            match, key_seen = match_lock_with_key(match_id=match_id, key=idempotency_key)
             role: Role | None = None
+            stored: StoredReport | None = None
             try:  # a refused role (own-match) is kept as a rejected submission too
                 role = role_of(match=match, actor=actor)
-                if undoable:
+                if key_seen is not None:
+                    stored = key_replay(
+                        match_id=match.pk,
+                        key=idempotency_key,
+                        kind=kind,
+                        payload=_jsonable(payload),
+                    )
+                if stored is not None:
+                    outcome = Outcome()
+                elif undoable:
                     with transaction.atomic():
                         outcome = decide(match, role)
                 else:
@@ -226,6 +250,8 @@ def submission_run(
                 if undoable:
                     match = match_lock(match_id=match_id)  # as it is again in the database
                 outcome = Outcome(error=exc)
+            if stored is not None:  # sent again: answered as the first time, nothing stored
+                return _replayed(match, stored)
             submission = _submission(
                 match=match,
                 kind=kind,
@@ -237,30 +263,70 @@ def submission_run(
                 file_text=file_text,
                 error=outcome.error,
             )
-            row_insert(submission, computed=_next_version(match))
-            _apply(match, outcome, submission)
+            children: list[Child] = []
+            if idempotency_key and not isinstance(outcome.error, KeyReused):
+                key = key_row(match_id=match.pk, key=idempotency_key, error=outcome.error)
+                children.append((key, "submission_id"))
+            game = _game_with_submission(match, outcome)
+            if game is not None:
+                children.append((game, "submission_id"))
+            row_insert(submission, computed=_next_version(match), children=children)
+            _apply(match, outcome, submission, game_inserted=game is not None)
     except IntegrityError:
-        # Only reachable if two reports got past the row lock at once (it cannot on
-        # PostgreSQL): the database's unique constraints kept the second one out.
-        conflict = Conflict(
-            "Another report of this match was recorded at the same moment; reload the match.",
+        # Two reports got past the row lock at once: the database's unique constraints
+        # kept the second out. With a key, that is a copy of this report committed while
+        # this one waited for the lock (the key was read before the lock was granted):
+        # answered as a replay of that copy, nothing stored twice.
+        error: AppError = Conflict(
+            _("Another report of this match was recorded at the same moment; reload the match."),
             code="conflict",
         )
+        if idempotency_key:
+            stored = key_find(match_id=match_id, key=idempotency_key)
+            if stored is not None:
+                if stored.kind == kind and stored.payload == _jsonable(payload):
+                    with transaction.atomic():
+                        return _replayed(match_lock(match_id=match_id), stored)
+                error = KeyReused(idempotency_key)
         submission_reject(
-            match_id=match_id, kind=kind, actor=actor, meta=meta, payload=payload, error=conflict
+            match_id=match_id, kind=kind, actor=actor, meta=meta, payload=payload, error=error
         )
-        raise conflict from None
+        raise error from None
     if outcome.error is not None:
         raise outcome.error
     return match
 
 
-def _apply(match: Match, outcome: Outcome, submission: Submission) -> None:
+def _replayed(match: Match, stored: StoredReport) -> Match:
+    """The answer to a report sent again: the match as it is now, or the first refusal."""
+    refusal = stored.refusal()
+    if refusal is not None:
+        refusal.replayed = True
+        raise refusal
+    match.replayed = True
+    return match
+
+
+def _game_with_submission(match: Match, outcome: Outcome) -> Game | None:
+    """The report's one new game when it can go in with its submission (one statement);
+    not after a void, which must come first (it voids every game of the match)."""
+    if outcome.error is not None or outcome.void or len(outcome.games) != 1:
+        return None
+    game = outcome.games[0]
+    game.match = match
+    return game
+
+
+def _apply(
+    match: Match, outcome: Outcome, submission: Submission, *, game_inserted: bool = False
+) -> None:
     if outcome.void:
         Game.objects.filter(match_id=match.pk, voided=False).update(voided=True)
     for game_id, moves in outcome.moves.items():
         Game.objects.filter(pk=game_id).update(moves=moves)
-    if outcome.games:
+    if game_inserted:
+        outcome.games[0].submission = submission
+    elif outcome.games:
         for game in outcome.games:
             game.match = match
             game.submission = submission
@@ -293,14 +359,21 @@ def submission_reject(
     role_of: Callable[..., Role] = match_role,
     file_name: str = "",
     file_text: str = "",
-) -> Submission:
+    idempotency_key: str = "",
+) -> Submission | None:
     """Store a report refused before it could be read (bad input) as a rejected submission.
 
-    Raises 401/403/404 like any report when the actor may not act on the match.
+    Raises 401/403/404 like any report when the actor may not act on the match. The same
+    report sent again with its ``idempotency_key`` is not stored again (``None``); the
+    key sent with another report raises ``idempotency-key-reused``.
     """
     with transaction.atomic():
         match = match_lock(match_id=match_id)
         role = role_of(match=match, actor=actor)
+        if idempotency_key and key_replay(
+            match_id=match.pk, key=idempotency_key, kind=kind, payload=_jsonable(payload)
+        ):
+            return None
         submission = _submission(
             match=match,
             kind=kind,
@@ -313,4 +386,6 @@ def submission_reject(
             error=error,
         )
         row_insert(submission, computed=_next_version(match))
+        if idempotency_key:
+            key_store(match_id=match.pk, key=idempotency_key, submission=submission, error=error)
     return submission

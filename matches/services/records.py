@@ -15,7 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
+from core.http import RequestMeta
+from matches.access import Actor, match_role
 from matches.errors import AppError, Conflict, Invalid
 from matches.game_moves import encode_moves
 from matches.models import Match
@@ -25,9 +28,8 @@ from matches.rules.match import DoubleReport, GameReport
 from matches.rules.matfile import decode
 from matches.rules.record import Double, Drop, GameRecord, MatchRecord, RollPlay, Take, replay_match
 from matches.selectors import match_rules
-from matches.services.access import Actor, match_role
 from matches.services.analysis import analysis_record_stored
-from matches.services.ledger import MatchNotFound, RequestMeta, submission_reject, submission_run
+from matches.services.ledger import MatchNotFound, submission_reject, submission_run
 from matches.services.reporting import SideGame, whole_match_decide
 
 #: The largest match file accepted, in bytes (a long 25-point match is about 60 kB).
@@ -43,7 +45,9 @@ def file_too_large(size: int) -> Invalid:
     """The refusal for an upload over the limit (HTTP 413)."""
     limit = max_file_bytes()
     return Invalid(
-        f"The file is {size} bytes; match files may be at most {limit} bytes.",
+        _("The file is {size} bytes; match files may be at most {limit} bytes.").format(
+            size=size, limit=limit
+        ),
         code="file-too-large",
         status=413,
         limit=limit,
@@ -80,7 +84,9 @@ def _swapped(match: Match, record: MatchRecord, first_is: int | None, swap: bool
             if player.pk == first_is:
                 return side == 1
         raise Invalid(
-            f"Player {first_is} does not play in this match.", code="not-in-match", field="first_is"
+            _("Player {first_is} does not play in this match.").format(first_is=first_is),
+            code="not-in-match",
+            field="first_is",
         )
     if swap is not None:
         return swap
@@ -92,9 +98,17 @@ def _swapped(match: Match, record: MatchRecord, first_is: int | None, swap: bool
         return True
     first, second = (n.replace("_", " ") for n in record.players)  # .mat files: no spaces
     raise Invalid(
-        f"The names in the file ({first} and {second}) are not the names of this match's "
-        f"players ({players[0].name} and {players[1].name}). Say which of the two is "
-        f"{first} in the file (\u201cThe file's first player is\u201d) and upload it again.",
+        _(
+            "The names in the file ({first} and {second}) are not the "
+            "names of this match's players ({players_0_name} and "
+            "{players_1_name}). Say which of the two is {first} in the "
+            "file (“The file's first player is”) and upload it again."
+        ).format(
+            first=first,
+            second=second,
+            players_0_name=players[0].name,
+            players_1_name=players[1].name,
+        ),
         code="players-unmatched",
         field="first_is",
         file_players=list(record.players),
@@ -130,7 +144,9 @@ def record_read(
     record = read_match(data)
     if record.length != match.length:
         raise Invalid(
-            f"The file is a {record.length}-point match; this match is {match.length} points.",
+            _(
+                "The file is a {record_length}-point match; this match is {match_length} points."
+            ).format(record_length=record.length, match_length=match.length),
             code="length-mismatch",
             file_length=record.length,
         )
@@ -155,7 +171,9 @@ def record_read(
     return ReadFile(record=record, swapped=swapped, games=games, score=(score[0], score[1]))
 
 
-def _payload(match: Match, read: ReadFile | None, first_is: int | None, swap: bool | None) -> dict:
+def _payload(
+    match: Match, read: ReadFile | None, first_is: int | None, swap: bool | None
+) -> dict[str, Any]:
     payload: dict[str, Any] = {}
     if first_is is not None:
         payload["first_is"] = first_is
@@ -194,8 +212,13 @@ def record_upload(
     meta: RequestMeta,
     first_is: int | None = None,
     swap: bool | None = None,
+    idempotency_key: str = "",
 ) -> Match:
-    """Report a whole match by its file; the engine replays it before anything is stored."""
+    """Report a whole match by its file; the engine replays it before anything is stored.
+
+    ``idempotency_key``: the same file sent again with it records nothing and is answered
+    as the first time (``matches.services.idempotency``): the file is read again (reading
+    stores nothing), and its report is then found by its key."""
     match = (
         Match.objects.select_related("event", "entry1__player", "entry2__player")
         .filter(pk=match_id)
@@ -212,23 +235,26 @@ def record_upload(
         "meta": meta,
         "file_name": file_name,
         "file_text": text,
+        "idempotency_key": idempotency_key,
     }
     read: ReadFile | None = None
     try:
         if len(data) > max_file_bytes():
             raise file_too_large(len(data))
         if None in (match.entry1, match.entry2) or match.is_bye:
-            raise Conflict("This match is not ready to be played yet.", code="match-not-ready")
+            raise Conflict(_("This match is not ready to be played yet."), code="match-not-ready")
         read = record_read(match=match, data=data, first_is=first_is, swap=swap)
     except (RulesError, AppError) as exc:
-        submission_reject(payload=_payload(match, None, first_is, swap), error=exc, **common)
+        kept = submission_reject(payload=_payload(match, None, first_is, swap), error=exc, **common)
+        if kept is None:  # sent again with its key: the same refusal, nothing stored
+            exc.replayed = True
         raise
     expected = (match.entry1_id, match.entry2_id, match.start_score1, match.start_score2)
 
     def games(locked: Match) -> list[SideGame]:
         now = (locked.entry1_id, locked.entry2_id, locked.start_score1, locked.start_score2)
         if now != expected:
-            raise Conflict("The match changed while the file was read; upload it again.")
+            raise Conflict(_("The match changed while the file was read; upload it again."))
         return read.games
 
     stored = submission_run(
@@ -237,6 +263,7 @@ def record_upload(
         **common,
     )
     # GNU Backgammon analyses the accepted file in the background (its own queue); it
-    # never changes the result.
-    analysis_record_stored(match_id=match_id)
+    # never changes the result. A file sent again was analysed the first time.
+    if not stored.replayed:
+        analysis_record_stored(match_id=match_id)
     return stored

@@ -11,12 +11,11 @@ Accepted submissions are kept whole (the match file is the record).
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 
+from core.ratelimit import window_wait
 from matches.models import Submission
 
 #: Characters of a rejected report's file text kept; bytes of its payload as JSON.
@@ -48,14 +47,16 @@ def _link(submission: Submission) -> str:
     return f"ip:{submission.ip_address or '-'}"
 
 
+#: The prefix of the budget's counters (``core.ratelimit``: one window an hour per link).
+BUDGET_PREFIX = "report-budget"
+
+
 def _within_budget(link: str) -> bool:
-    window = int(time.time() // 3600)
-    counter = f"report-budget:{link}:{window}"
-    try:
-        count = 1 if cache.add(counter, 1, 3600) else cache.incr(counter)
-    except Exception:  # cache down: keep the content (sizes are still capped)
-        return True
-    return count <= settings.REPORT_REJECTED_KEPT_PER_HOUR
+    """Count one rejection of ``link``; whether it is within the hour's budget. The one
+    fixed-window counter counts it (a cache that is down keeps the content: sizes are
+    still capped)."""
+    rate = (settings.REPORT_REJECTED_KEPT_PER_HOUR, 3600)
+    return window_wait(BUDGET_PREFIX, link, rate) is None
 
 
 def rejected_submission_trim(submission: Submission) -> Submission:

@@ -13,14 +13,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from core.http import RequestMeta
+from matches.access import Actor, Role
 from matches.errors import Conflict, Invalid, refuse
 from matches.models import Game, Match
 from matches.rules.errors import ScoreMismatch
 from matches.rules.match import DoubleReport, GameReport, MatchState, check_game_report
 from matches.selectors import match_every_game, match_rules, match_state
-from matches.services.access import Actor, Role
-from matches.services.ledger import Outcome, RequestMeta, submission_run
+from matches.services.ledger import Outcome, submission_run
 
 #: Scores are stored in small integers.
 MAX_SCORE = 32767
@@ -107,7 +109,9 @@ def _side(match: Match, player_id: int, field: str) -> int:
         if entry is not None and entry.player_id == player_id:
             return side
     raise Invalid(
-        f"Player {player_id} does not play in this match.", code="not-in-match", field=field
+        _("Player {player_id} does not play in this match.").format(player_id=player_id),
+        code="not-in-match",
+        field=field,
     )
 
 
@@ -137,14 +141,18 @@ def side_game(match: Match, game: GameInput, index: int | None = None) -> SideGa
 def _check_open(match: Match, role: Role) -> None:
     """Refuse reports on matches that cannot take one."""
     if match.is_bye or match.status == Match.Status.PENDING or None in (match.entry1, match.entry2):
-        raise Conflict("This match is not ready to be played yet.", code="match-not-ready")
+        raise Conflict(_("This match is not ready to be played yet."), code="match-not-ready")
     if match.decision and match.decision != Match.Decision.PLAY:
         raise Conflict(
-            f"This match was decided by {match.get_decision_display().lower()}.",
+            _("This match was decided by {match_get_decision_display_low}.").format(
+                match_get_decision_display_low=match.get_decision_display().lower()
+            ),
             code="match-closed",
         )
     if match.status == Match.Status.DISPUTED and not role.director:
-        raise Conflict("This match is disputed: a director will settle it.", code="match-disputed")
+        raise Conflict(
+            _("This match is disputed: a director will settle it."), code="match-disputed"
+        )
 
 
 def games_build(
@@ -167,7 +175,7 @@ def games_build(
         before = state.score
         state = state.after_game(checked.winner, checked.points)
         if max(state.score) > MAX_SCORE:
-            raise Invalid("That score is too large to record.", code="score-too-large")
+            raise Invalid(_("That score is too large to record."), code="score-too-large")
         rows.append(
             Game(
                 number=len(state.scores) - 1,
@@ -224,7 +232,9 @@ def conflict_dispute(match: Match, message: str, **detail: Any) -> Outcome:
     return Outcome(
         match_changed=True,
         error=Conflict(
-            f"{message} The match goes to the director, who will settle it.",
+            _("{message} The match goes to the director, who will settle it.").format(
+                message=message
+            ),
             code="conflicting-report",
             **detail,
         ),
@@ -251,30 +261,34 @@ def _game_decide(game: GameInput) -> Any:
         reported = side_game(match, game)
         number = game.game_number
         if number is not None and number < 1:
-            raise Invalid("Games are numbered from 1.", code="invalid", field="game_number")
+            raise Invalid(_("Games are numbered from 1."), code="invalid", field="game_number")
         if number is not None and number < state.game_number:
             existing = next(g for g in stored if g.number == number)
             if _game_key(existing) == reported.key():
                 raise Conflict(
-                    f"Game {number} is already recorded, with this result.",
+                    _("Game {number} is already recorded, with this result.").format(number=number),
                     code="game-already-recorded",
                     game=number,
                 )
             if _reported_by_opponent(existing, role):
                 return conflict_dispute(
                     match,
-                    f"Your opponent reported game {number} differently.",
+                    _("Your opponent reported game {number} differently.").format(number=number),
                     game=number,
                 )
             raise Conflict(
-                f"Game {number} is already recorded with another result; "
-                "dispute the match if it is wrong.",
+                _(
+                    "Game {number} is already recorded with another result; "
+                    "dispute the match if it is wrong."
+                ).format(number=number),
                 code="game-already-recorded",
                 game=number,
             )
         if number is not None and number > state.game_number:
             raise Conflict(
-                f"Game {number} cannot be reported before game {state.game_number}.",
+                _("Game {number} cannot be reported before game {state_game_number}.").format(
+                    number=number, state_game_number=state.game_number
+                ),
                 code="game-out-of-order",
                 game=number,
                 expected=state.game_number,
@@ -288,8 +302,13 @@ def _game_decide(game: GameInput) -> Any:
     return decide
 
 
-def game_report(*, match_id: int, actor: Actor, game: GameInput, meta: RequestMeta) -> Match:
-    """Report the next game of a match (``game.game_number``, when given, must be the next)."""
+def game_report(
+    *, match_id: int, actor: Actor, game: GameInput, meta: RequestMeta, idempotency_key: str = ""
+) -> Match:
+    """Report the next game of a match (``game.game_number``, when given, must be the next).
+
+    ``idempotency_key``: the same report sent again with it records nothing
+    (``matches.services.idempotency``)."""
     return submission_run(
         match_id=match_id,
         kind="game",
@@ -297,6 +316,7 @@ def game_report(*, match_id: int, actor: Actor, game: GameInput, meta: RequestMe
         meta=meta,
         payload=game_input_payload(game),
         decide=_game_decide(game),
+        idempotency_key=idempotency_key,
     )
 
 
@@ -304,12 +324,16 @@ def _entry_check(match: Match, stored: Sequence[Game]) -> None:
     """A director enters a whole match only on an undecided one with no games (400)."""
     if match.status == Match.Status.COMPLETE:
         raise refuse(
-            f"Match {match.pk} is already decided; correct its winner instead.",
+            _("Match {match_pk} is already decided; correct its winner instead.").format(
+                match_pk=match.pk
+            ),
             code="match-decided",
         )
     if stored:
         raise refuse(
-            f"Match {match.pk} already has games reported; settle it from those.",
+            _("Match {match_pk} already has games reported; settle it from those.").format(
+                match_pk=match.pk
+            ),
             code="match-started",
         )
 
@@ -338,7 +362,7 @@ def whole_match_decide(
         rows, after = _whole_match_games(match, reported, score)
         if match.status == Match.Status.COMPLETE:
             raise Conflict(
-                "This match is complete; a director can correct it.", code="match-closed"
+                _("This match is complete; a director can correct it."), code="match-closed"
             )
         if match.status == Match.Status.REPORTED:
             return _whole_match_confirm(match, role, stored, rows)
@@ -353,7 +377,7 @@ def _whole_match_games(
     """The reported games as rows from the match's starting score, and the state after them;
     refused unless they finish the match (at ``score``, when it is given)."""
     if not reported:
-        raise Invalid("A whole-match report needs its games.", code="invalid", field="games")
+        raise Invalid(_("A whole-match report needs its games."), code="invalid", field="games")
     start = MatchState.start(match.length, (match.start_score1, match.start_score2))
     rows, after = games_build(match, start, reported)
     if score is not None and tuple(score) != after.score:
@@ -364,8 +388,14 @@ def _whole_match_games(
         )
     if not after.is_over:
         raise Invalid(
-            f"The games end at {after.score[0]}-{after.score[1]}: "
-            f"the {match.length}-point match is not finished.",
+            _(
+                "The games end at {after_score_0}-{after_score_1}: the "
+                "{match_length}-point match is not finished."
+            ).format(
+                after_score_0=after.score[0],
+                after_score_1=after.score[1],
+                match_length=match.length,
+            ),
             code="match-not-finished",
             score=list(after.score),
         )
@@ -386,11 +416,11 @@ def _whole_match_confirm(
     same games confirms it; different games send it to the director."""
     if not role.player or role.entry_id == match.reported_by_id:
         raise Conflict(
-            "This match's result is already reported and awaits confirmation.",
+            _("This match's result is already reported and awaits confirmation."),
             code="already-reported",
         )
     if not _same_games(stored, rows):
-        return conflict_dispute(match, "Your opponent reported this match differently.")
+        return conflict_dispute(match, _("Your opponent reported this match differently."))
     match.status = Match.Status.COMPLETE
     match.confirmed_at = timezone.now()
     return Outcome(match_changed=True, completed=True)
@@ -413,12 +443,16 @@ def _whole_match_record(
             if _reported_by_opponent(old, role):
                 return conflict_dispute(
                     match,
-                    f"Your opponent reported game {old.number} differently.",
+                    _("Your opponent reported game {number} differently.").format(
+                        number=old.number
+                    ),
                     game=old.number,
                 )
             raise Conflict(
-                f"Game {old.number} is already recorded with another result; "
-                "dispute the match if it is wrong.",
+                _(
+                    "Game {old_number} is already recorded with another result; "
+                    "dispute the match if it is wrong."
+                ).format(old_number=old.number),
                 code="games-differ",
                 game=old.number,
             )
@@ -445,6 +479,7 @@ def match_report(
     games: Sequence[GameInput],
     score: tuple[int, int] | None,
     meta: RequestMeta,
+    idempotency_key: str = "",
 ) -> Match:
     """Report a whole match: its games (cube and result each) and, optionally, the final score."""
     payload: dict[str, Any] = {"games": [game_input_payload(g) for g in games]}
@@ -461,4 +496,5 @@ def match_report(
         meta=meta,
         payload=payload,
         decide=whole_match_decide(side_games, score),
+        idempotency_key=idempotency_key,
     )

@@ -17,11 +17,15 @@ from __future__ import annotations
 import functools
 import hmac
 import string
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Exists, OuterRef, Q
+from django.utils.translation import gettext as _
 
+from matches import rows
 from matches.errors import Forbidden, NotAuthenticated, NotFound
 from matches.models import Match
 from tournament.models import Entry, Event, PlayerLink, Tournament, User
@@ -82,7 +86,7 @@ class LinkNotFound(NotFound):
     """No player link has this key (404)."""
 
     def __init__(self) -> None:
-        super().__init__("This link is not valid: ask your director for your link.")
+        super().__init__(_("This link is not valid: ask your director for your link."))
 
 
 #: The characters of a report key (``secrets.token_urlsafe``).
@@ -113,28 +117,42 @@ def link_by_key(*, key: str) -> tuple[PlayerLink, bool]:
         raise LinkNotFound()
     # Entries made by the services come with their player's link; one made another way
     # (a script, the shell) gets it now, keyed by the entry's own key.
-    link, _ = PlayerLink.objects.select_related(*related).get_or_create(
+    link, _created = PlayerLink.objects.select_related(*related).get_or_create(
         tournament_id=entry[0], player_id=entry[1], defaults={"key": key}
     )
     return link, link.key == key
+
+
+#: Keys whose link this process looked up, with when the answer goes stale (monotonic
+#: seconds). A phone sends every game of its match with one key, and the rate limit
+#: asks before anything else: one query per key and worker an hour, not one a report.
+#: Only for counting: a stale answer (a merge moved the key to another link) counts a
+#: few reports on the old link; it grants nothing (the report's own lookup decides).
+_HOLDERS: dict[str, tuple[str, float]] = {}
+_HOLDERS_TTL = 3600.0
+_HOLDERS_MAX = 20_000
 
 
 def key_holder(key: str) -> str:
     """Whose count a private key goes on, as the lookups resolve it: the player's link
     in the tournament (named by its own key or an entry's older one, stripped as
     ``link_by_key`` strips it), so that padding or the other key of one player buys no
-    new count; an unknown key counts as itself, stripped."""
+    new count; an unknown key counts as itself, stripped. A key found is remembered in
+    this process for an hour (:data:`_HOLDERS`); an unknown one is asked every time."""
     key = (key or "").strip()[:64]
-    if _key_shape_ok(key) and not PlayerLink.objects.filter(key=key).exists():
-        held = Entry.objects.filter(report_key=key).values_list("event__tournament_id", "player_id")
-        link_key = (
-            PlayerLink.objects.filter(tournament_id=held[:1].values("event__tournament_id"))
-            .filter(player_id=held[:1].values("player_id"))
-            .values_list("key", flat=True)
-            .first()
-        )
-        key = link_key or key
-    return f"key:{key}"
+    if not _key_shape_ok(key):
+        return f"key:{key}"
+    now = time.monotonic()
+    known = _HOLDERS.get(key)
+    if known is not None and known[1] > now:
+        return known[0]
+    link = rows.link_key_of(key)
+    if link is None:
+        return f"key:{key}"
+    if len(_HOLDERS) >= _HOLDERS_MAX:
+        _HOLDERS.clear()
+    holder = _HOLDERS[key] = (f"key:{link}", now + _HOLDERS_TTL)
+    return holder[0]
 
 
 def link_check_live(link: PlayerLink) -> None:
@@ -148,30 +166,34 @@ def link_check_live(link: PlayerLink) -> None:
     finished = Event.Status.FINISHED
     if entries and all(status == Entry.Status.WITHDRAWN for status, _ in entries):
         raise NotAllowed(
-            "This link has expired: you have withdrawn from the event. "
-            "Ask your director if this is a mistake."
+            _(
+                "This link has expired: you have withdrawn from the event. "
+                "Ask your director if this is a mistake."
+            )
         )
     if entries and all(
         event_status == finished or status == Entry.Status.WITHDRAWN
         for status, event_status in entries
     ):
-        raise EventFinished("Your events are finished: nothing more can be reported.", link=link)
+        raise EventFinished(_("Your events are finished: nothing more can be reported."), link=link)
 
 
 def entry_may_report(entry: Entry, link: PlayerLink | None = None) -> None:
     """Refuse a player's link on an entry that can no longer act (403)."""
     if entry.event.status == Event.Status.FINISHED:
-        raise EventFinished("This event is finished: nothing more can be reported.", link=link)
+        raise EventFinished(_("This event is finished: nothing more can be reported."), link=link)
     if entry.status == Entry.Status.WITHDRAWN:
-        raise NotAllowed("This report link has expired: the player has withdrawn.")
+        raise NotAllowed(_("This report link has expired: the player has withdrawn."))
 
 
-def is_director(*, user: User | None, tournament_id: int) -> bool:
-    """Whether ``user`` directs the tournament (staff and superusers direct them all)."""
+def user_directs(user: User | Any, tournament: Tournament | int) -> bool:
+    """Whether ``user`` directs ``tournament`` (an id or the tournament): one of its
+    directors, or staff and superusers, who direct them all. The one director predicate."""
     if user is None or not user.is_authenticated:
         return False
     if user.is_staff or user.is_superuser:
         return True
+    tournament_id = tournament if isinstance(tournament, int) else tournament.pk
     return Tournament.directors.through.objects.filter(
         tournament_id=tournament_id, user_id=user.pk
     ).exists()
@@ -182,7 +204,7 @@ class HiddenMatch(NotFound):
     a match that does not exist (404), so that ids tell nothing of private matches."""
 
     def __init__(self) -> None:
-        super().__init__("Not found.")
+        super().__init__(_("Not found."))
 
 
 def _stranger(match: Match, actor: Actor) -> bool:
@@ -193,7 +215,7 @@ def _stranger(match: Match, actor: Actor) -> bool:
         return False
     user = actor.user
     if user is not None and user.is_authenticated:
-        if is_director(user=user, tournament_id=tournament_id):
+        if user_directs(user, tournament_id):
             return False
         if Entry.objects.filter(event__tournament_id=tournament_id, player__user=user).exists():
             return False
@@ -232,7 +254,7 @@ def match_role(*, match: Match, actor: Actor) -> Role:
     loaded with the match.
     """
     if actor.anonymous:
-        raise NotAuthenticated("Log in, send a token, or use your private report link.")
+        raise NotAuthenticated(_("Log in, send a token, or use your private report link."))
     sides = {match.entry1_id: 1, match.entry2_id: 2}
     sides.pop(None, None)
     if actor.key:
@@ -240,7 +262,7 @@ def match_role(*, match: Match, actor: Actor) -> Role:
     if actor.entry is not None:
         side = sides.get(actor.entry.pk)
         if side is None:
-            raise NotAllowed("This report link is for another match.")
+            raise NotAllowed(_("This report link is for another match."))
         return Role(side=side, entry_id=actor.entry.pk, director=False)
     user = actor.user
     assert user is not None
@@ -252,9 +274,9 @@ def match_role(*, match: Match, actor: Actor) -> Role:
         )
         if mine is not None:
             return Role(side=sides[mine], entry_id=mine, director=False)
-    if is_director(user=user, tournament_id=match.event.tournament_id):
+    if user_directs(user, match.event.tournament_id):
         return Role(side=None, entry_id=None, director=True)
-    raise NotAllowed("Only the match's players and the tournament's directors may do this.")
+    raise NotAllowed(_("Only the match's players and the tournament's directors may do this."))
 
 
 def _key_role(match: Match, key: str) -> Role:
@@ -263,9 +285,9 @@ def _key_role(match: Match, key: str) -> Role:
     for side, entry in ((1, match.entry1), (2, match.entry2)):
         if entry is not None and hmac.compare_digest(entry.report_key.encode(), given):
             if match.event.status == Event.Status.FINISHED:
-                raise NotAllowed("This report link has expired: the event is finished.")
+                raise NotAllowed(_("This report link has expired: the event is finished."))
             if entry.status == Entry.Status.WITHDRAWN:
-                raise NotAllowed("This report link has expired: the player has withdrawn.")
+                raise NotAllowed(_("This report link has expired: the player has withdrawn."))
             return Role(side=side, entry_id=entry.pk, director=False)
     players = {
         entry.player_id: (side, entry)
@@ -284,11 +306,11 @@ def _key_role(match: Match, key: str) -> Role:
     if owner is not None:
         side, entry = players[owner]
         if match.event.status == Event.Status.FINISHED:
-            raise NotAllowed("This report link has expired: the event is finished.")
+            raise NotAllowed(_("This report link has expired: the event is finished."))
         if entry.status == Entry.Status.WITHDRAWN:
-            raise NotAllowed("This report link has expired: the player has withdrawn.")
+            raise NotAllowed(_("This report link has expired: the player has withdrawn."))
         return Role(side=side, entry_id=entry.pk, director=False)
-    raise NotAllowed("This report link is not valid for this match.")
+    raise NotAllowed(_("This report link is not valid for this match."))
 
 
 @_hiding_strangers
@@ -296,12 +318,10 @@ def director_reader_role(*, match: Match, actor: Actor) -> Role:
     """The actor as a director of the match's tournament, to read (its audit), whether or
     not they also play in it (404 for a stranger to a private tournament)."""
     if actor.anonymous:
-        raise NotAuthenticated("Log in as a director of this tournament.")
-    if actor.user is not None and is_director(
-        user=actor.user, tournament_id=match.event.tournament_id
-    ):
+        raise NotAuthenticated(_("Log in as a director of this tournament."))
+    if actor.user is not None and user_directs(actor.user, match.event.tournament_id):
         return Role(side=None, entry_id=None, director=True)
-    raise NotAllowed("Only the tournament's directors may do this.")
+    raise NotAllowed(_("Only the tournament's directors may do this."))
 
 
 def director_role(*, match: Match, actor: Actor) -> Role:
@@ -316,7 +336,7 @@ class OwnMatch(Forbidden):
 
     def __init__(self) -> None:
         super().__init__(
-            "You play in this match: another director of the tournament must decide it.",
+            _("You play in this match: another director of the tournament must decide it."),
             code="own-match",
         )
 
