@@ -1,5 +1,8 @@
+from typing import Any
+
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
+from django.http import HttpRequest
 
 from matches.admin import ReadOnlyAdmin
 from tournament import models
@@ -32,7 +35,7 @@ class RoundInline(admin.TabularInline):
     can_delete = False
     readonly_fields = ["status", "started_at"]  # rounds start through the services
 
-    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
@@ -53,7 +56,7 @@ class EntryAdmin(admin.ModelAdmin):
     # private link: replaced only by the console's "new link" (which also retires it).
     readonly_fields = ["status", "checked_in_at", "report_key"]
 
-    def get_readonly_fields(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         # Another player or event on an existing entry would hand its matches (and
         # wins) to somebody else: entries move only through the services.
         fields = list(super().get_readonly_fields(request, obj))

@@ -6,7 +6,9 @@ Matches and their games are in the ``matches`` app.
 
 from __future__ import annotations
 
+import re
 import secrets
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
@@ -14,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
 
 from tournament.text import text_problem
 
@@ -23,8 +26,19 @@ def new_report_key() -> str:
     return secrets.token_urlsafe(18)
 
 
+#: The languages a person or a tournament can choose (settings.LANGUAGES); empty: none chosen.
+LANGUAGE_CHOICES = settings.LANGUAGES
+
+
 class User(AbstractUser):
     """The site's user: directors, players with an account, staff."""
+
+    language = models.CharField(
+        max_length=8,
+        blank=True,
+        choices=LANGUAGE_CHOICES,
+        help_text="The site's language for this account (set by the language switcher)",
+    )
 
     class Meta:
         db_table = "user"
@@ -62,7 +76,23 @@ class Player(models.Model):
         default=0, help_text="Sum of the lengths of the rated matches played"
     )
     notify = models.BooleanField(default=True, help_text="Send this player email notifications")
+    language = models.CharField(
+        max_length=8,
+        blank=True,
+        choices=LANGUAGE_CHOICES,
+        help_text="The language the player signed up in: their emails are written in it "
+        "(empty: the tournament's language)",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The director who made the record: until a tournament holds the player, "
+        "theirs (and staff's) alone",
+    )
 
     class Meta:
         ordering = ["name", "id"]
@@ -81,12 +111,20 @@ class Player(models.Model):
         return self.name
 
 
+def zone_named(name: str) -> ZoneInfo:
+    """The time zone called ``name``; UTC when there is none of that name."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
 class Series(models.Model):
     """A season of tournaments whose events award series points."""
 
     class Scheme(models.TextChoices):
-        MASTER_POINTS = "master-points", "Master points (USBGF-style)"
-        TABLE = "table", "Points table set by the director"
+        MASTER_POINTS = "master-points", _("Master points (USBGF-style)")
+        TABLE = "table", _("Points table set by the director")
 
     name = models.CharField(max_length=120)
     slug = models.SlugField(unique=True)
@@ -113,6 +151,14 @@ class Tournament(models.Model):
     ends_on = models.DateField(null=True, blank=True)
     venue = models.CharField(max_length=200, blank=True)
     time_zone = models.CharField(max_length=64, default="UTC")
+    language = models.CharField(
+        max_length=8,
+        default="en",
+        choices=LANGUAGE_CHOICES,
+        help_text="The tournament's language: its pages for visitors whose browser asks for "
+        "none of the site's languages, its print sheets, and its emails to players who "
+        "signed up in no language of their own",
+    )
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="directed_tournaments", blank=True
     )
@@ -126,7 +172,7 @@ class Tournament(models.Model):
     )
     analysis_plies = models.PositiveSmallIntegerField(
         default=2,
-        choices=[(0, "0 plies (quick)"), (2, "2 plies (gnubg's default)")],
+        choices=[(0, _("0 plies (quick)")), (2, _("2 plies (gnubg's default)"))],
         help_text="The plies of the full analysis (a quick 0-ply pass always comes first)",
     )
     analysis_public = models.BooleanField(
@@ -153,40 +199,47 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def zone(self) -> ZoneInfo:
+        """The tournament's clock: every form reads times in it, every page, email and CSV
+        shows them in it (UTC when the stored name is unknown)."""
+        return zone_named(self.time_zone)
+
 
 class Event(models.Model):
     """A bracket or division inside a tournament: Main, Consolation, Last Chance, Swiss..."""
 
     class Format(models.TextChoices):
-        SINGLE_ELIMINATION = "single-elimination", "Single elimination"
-        DOUBLE_ELIMINATION = "double-elimination", "Double elimination"
-        SWISS = "swiss", "Swiss"
-        ROUND_ROBIN = "round-robin", "Round robin"
+        SINGLE_ELIMINATION = "single-elimination", _("Single elimination")
+        DOUBLE_ELIMINATION = "double-elimination", _("Double elimination")
+        SWISS = "swiss", _("Swiss")
+        SWISS_ELIMINATION = "swiss-elimination", _("Swiss elimination")
+        ROUND_ROBIN = "round-robin", _("Round robin")
 
     class Kind(models.TextChoices):
-        MAIN = "main", "Main"
-        CONSOLATION = "consolation", "Consolation"
-        LAST_CHANCE = "last-chance", "Last Chance"
-        SIDE = "side", "Side event"
+        MAIN = "main", _("Main")
+        CONSOLATION = "consolation", _("Consolation")
+        LAST_CHANCE = "last-chance", _("Last Chance")
+        SIDE = "side", _("Side event")
 
     class Status(models.TextChoices):
-        REGISTRATION = "registration", "Registration"
-        DRAWN = "drawn", "Drawn"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        REGISTRATION = "registration", _("Registration")
+        DRAWN = "drawn", _("Drawn")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
 
     class StartMatches(models.TextChoices):
-        AUTO = "auto", "Each match as soon as both players are known"
-        BY_ROUND = "by-round", "By round, when the director starts it"
+        AUTO = "auto", _("Each match as soon as both players are known")
+        BY_ROUND = "by-round", _("By round, when the director starts it")
 
     class Signup(models.TextChoices):
-        CLOSED = "closed", "Closed: the director enters players"
-        OPEN = "open", "Open: sign-ups are entered as they come"
-        APPROVAL = "approval", "Open: the director approves each sign-up"
+        CLOSED = "closed", _("Closed: the director enters players")
+        OPEN = "open", _("Open: sign-ups are entered as they come")
+        APPROVAL = "approval", _("Open: the director approves each sign-up")
 
     class DeadlineRule(models.TextChoices):
-        FORFEIT = "forfeit", "Forfeit the player who never reported"
-        FLAG = "flag", "Flag the match for the director"
+        FORFEIT = "forfeit", _("Forfeit the player who never reported")
+        FLAG = "flag", _("Flag the match for the director")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="events")
     name = models.CharField(max_length=120)
@@ -248,6 +301,40 @@ class Event(models.Model):
         default=1, help_text="Prizes are rounded down to a multiple of this (1, 5, 10)"
     )
     position = models.PositiveSmallIntegerField(default=0)
+    losses_to_eliminate = models.PositiveSmallIntegerField(
+        default=3, help_text="Swiss elimination: a player is out at this many losses (2-6)"
+    )
+    places_paid = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Swiss elimination: the places paid"
+    )
+    playoff_switch = models.BooleanField(
+        default=False,
+        help_text="Swiss elimination: end when no more players are alive than places paid",
+    )
+    last_loss_cashes = models.BooleanField(
+        default=False,
+        help_text="Swiss elimination: players on their last loss count as cashing",
+    )
+    avoid_same_club_first_round = models.BooleanField(
+        default=False, help_text="Keep players of the same club apart in round 1"
+    )
+    three_player_playoff = models.BooleanField(
+        default=False,
+        help_text="Swiss elimination: three players left alive with identical records play "
+        "the three-player playoff",
+    )
+    wisconsin_after_rounds = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Swiss elimination: after this many rounds the players alive play a "
+        "knockout seeded by losses (the Wisconsin ending)",
+    )
+    playoff = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='Swiss elimination, once its playoff starts: {"kind": "three-player" or '
+        '"knockout", "seeds": [entry ids, best first], "after_round": the last Swiss round}',
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -263,10 +350,28 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=Q(added_money__gte=0), name="event_added_money_positive"
             ),
+            models.CheckConstraint(
+                condition=Q(losses_to_eliminate__gte=2, losses_to_eliminate__lte=6),
+                name="event_losses_to_eliminate_2_to_6",
+            ),
+            models.CheckConstraint(
+                condition=Q(wisconsin_after_rounds__isnull=True)
+                | Q(wisconsin_after_rounds__gte=1, wisconsin_after_rounds__lte=50),
+                name="event_wisconsin_after_1_to_50_rounds",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.tournament.name}: {self.name}"
+
+    @property
+    def is_swiss(self) -> bool:
+        """A Swiss, plain or elimination: rounds paired one at a time from the standings."""
+        return self.format in (self.Format.SWISS, self.Format.SWISS_ELIMINATION)
+
+    @property
+    def is_elimination_swiss(self) -> bool:
+        return self.format == self.Format.SWISS_ELIMINATION
 
     def length_for_round(self, number: int) -> int:
         """The match length of round ``number`` (1-based): the last listed length repeats."""
@@ -278,18 +383,18 @@ class Entry(models.Model):
     """A player in an event."""
 
     class Status(models.TextChoices):
-        REGISTERED = "registered", "Registered"
-        CHECKED_IN = "checked-in", "Checked in"
-        WITHDRAWN = "withdrawn", "Withdrawn"
-        ELIMINATED = "eliminated", "Eliminated"
-        WAITING = "waiting", "Waiting list"
-        PENDING = "pending", "Awaiting approval"
+        REGISTERED = "registered", _("Registered")
+        CHECKED_IN = "checked-in", _("Checked in")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+        ELIMINATED = "eliminated", _("Eliminated")
+        WAITING = "waiting", _("Waiting list")
+        PENDING = "pending", _("Awaiting approval")
 
     class Payment(models.TextChoices):
-        CASH = "cash", "Cash"
-        TRANSFER = "transfer", "Transfer"
-        ONLINE = "online", "Online"
-        WAIVED = "waived", "Waived"
+        CASH = "cash", _("Cash")
+        TRANSFER = "transfer", _("Transfer")
+        ONLINE = "online", _("Online")
+        WAIVED = "waived", _("Waived")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
@@ -306,6 +411,15 @@ class Entry(models.Model):
     signed_up = models.BooleanField(default=False, help_text="Entered by the player's own sign-up")
     waiting_since = models.DateTimeField(
         null=True, blank=True, help_text="When the entry joined the waiting list"
+    )
+    withdrawn_from = models.CharField(
+        max_length=12,
+        blank=True,
+        help_text="The status the entry had when it was withdrawn (an undo before the draw "
+        "returns to it)",
+    )
+    withdrawn_by_player = models.BooleanField(
+        default=False, help_text="Withdrawn by the player from their private link"
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -355,6 +469,13 @@ class PlayerLink(models.Model):
         "link's email page; it touches no other tournament).",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    emailed_at = models.DateTimeField(
+        null=True, blank=True, help_text='The last "Email this player" (its cooldown runs from it)'
+    )
+    emailed_on = models.DateField(null=True, blank=True)
+    emailed_count = models.PositiveSmallIntegerField(
+        default=0, help_text='"Email this player" mails sent on ``emailed_on`` (a daily cap)'
+    )
     regenerated_at = models.DateTimeField(null=True, blank=True)
     regenerated_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -383,18 +504,120 @@ class PlayerLink(models.Model):
         return self.notify and self.player.notify
 
 
+#: The round names the draw writes (``tournament.formats.single_elimination``), translated.
+DRAWN_ROUND_NAMES = {
+    "Final": _("Final"),
+    "Semi-final": _("Semi-final"),
+    "Quarter-final": _("Quarter-final"),
+    "Playoff final": _("Playoff final"),
+    "Grand final": _("Grand final"),
+    "Grand final (reset)": _("Grand final (reset)"),
+}
+_ROUND_OF = re.compile(r"Round of (\d+)")
+_ROUND_N = re.compile(r"Round (\d+)")
+_PLAYOFF_N = re.compile(r"Playoff (\d+)")
+_KNOCKOUT = re.compile(r"Knockout: (.+)")
+
+
+def round_name_shown(name: str, number: int) -> str:
+    """A stored round name as the pages show it (see :attr:`Round.display_name`)."""
+    if not name:
+        return str(_("Round {number}")).format(number=number)
+    if name in DRAWN_ROUND_NAMES:
+        return str(DRAWN_ROUND_NAMES[name])
+    if found := _ROUND_OF.fullmatch(name):
+        return str(_("Round of {players}")).format(players=found.group(1))
+    if found := _ROUND_N.fullmatch(name):
+        return str(_("Round {number}")).format(number=found.group(1))
+    if found := _PLAYOFF_N.fullmatch(name):
+        return str(_("Playoff {number}")).format(number=found.group(1))
+    if found := _KNOCKOUT.fullmatch(name):
+        inner = round_name_shown(found.group(1), number)
+        return str(_("Knockout: {round}")).format(round=inner)
+    return name
+
+
+def new_signup_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class SignupRequest(models.Model):
+    """A public sign-up waiting for its address to be confirmed: the mail to that address
+    carries the link that takes it (``kind`` confirm), or, for an address already signed
+    up for the event, tells its owner so (``kind`` already). One row per mail sent: the
+    mails one address gets in a day are counted here."""
+
+    class Kind(models.TextChoices):
+        CONFIRM = "confirm", _("Confirm the address")
+        ALREADY = "already", _("Already signed up")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="signup_requests")
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.CONFIRM)
+    name = models.CharField(max_length=120, blank=True)
+    email = models.EmailField()
+    club = models.CharField(max_length=120, blank=True)
+    country = models.CharField(max_length=2, blank=True)
+    token = models.CharField(max_length=40, unique=True, default=new_signup_token)
+    language = models.CharField(
+        max_length=8,
+        blank=True,
+        choices=LANGUAGE_CHOICES,
+        help_text="The language of the page the sign-up was asked on: its mail is written "
+        "in it (empty: the tournament's language)",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    entry = models.ForeignKey(
+        "Entry", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(Lower("email"), "created_at", name="signup_request_email_day")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} sign-up request for {self.event}"
+
+
+class PlayerMerge(models.Model):
+    """The audit of a directors' "these two are one person": ``removed`` (its name, email
+    and id kept here, the record itself is gone) became ``kept``, with what moved."""
+
+    tournament = models.ForeignKey(
+        Tournament, null=True, on_delete=models.SET_NULL, related_name="player_merges"
+    )
+    kept = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="merged_in")
+    removed_id = models.PositiveIntegerField()
+    removed_name = models.CharField(max_length=120)
+    removed_email = models.EmailField(blank=True)
+    moved = models.JSONField(
+        default=dict, help_text="What moved: entries, links, entries dropped, rated matches"
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.removed_name} (record {self.removed_id}) merged into record {self.kept_id}"
+
+
 class Round(models.Model):
     """One round of an event, with its match length and, for online events, a deadline."""
 
     class Bracket(models.TextChoices):
-        MAIN = "main", "Main"
-        LOSERS = "losers", "Losers"
-        FINAL = "final", "Grand final"
+        MAIN = "main", _("Main")
+        LOSERS = "losers", _("Losers")
+        FINAL = "final", _("Grand final")
+        PLAYOFF = "playoff", _("Playoff")
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        STARTED = "started", "Started"
-        COMPLETE = "complete", "Complete"
+        PENDING = "pending", _("Pending")
+        STARTED = "started", _("Started")
+        COMPLETE = "complete", _("Complete")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     bracket = models.CharField(max_length=8, choices=Bracket.choices, default=Bracket.MAIN)
@@ -420,7 +643,22 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name or f"Round {self.number}"
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        """The round's name in the active language: the names the draw gives (``Final``,
+        ``Round of 16``, ``Round 2``: ``tournament.formats``) are translated; a name a
+        director typed is shown as typed."""
+        return round_name_shown(self.name, self.number)
+
+
+#: How a draw may be made (``tournament.services.draws.METHODS``), as the pages name it.
+DRAW_METHODS = {
+    "random": _("random order"),
+    "rating": _("by rating"),
+    "manual": _("by hand, in the order given"),
+}
 
 
 class Draw(models.Model):
@@ -440,6 +678,76 @@ class Draw(models.Model):
 
     def __str__(self) -> str:
         return f"{self.method} draw of {self.event_id} ({self.created_at:%Y-%m-%d %H:%M})"
+
+    @property
+    def method_label(self) -> str:
+        """The method in the active language (``tournament.services.draws.METHODS``)."""
+        return str(DRAW_METHODS.get(self.method, self.method))
+
+
+class ForbiddenPair(models.Model):
+    """Two players a director keeps apart: ``absolute`` never paired while a legal
+    pairing exists, ``avoid`` paired only when that saves a rematch; in round 1 only
+    or in every round. Directors only: players never see others' prohibitions."""
+
+    class Strength(models.TextChoices):
+        ABSOLUTE = "absolute", _("Absolute")
+        AVOID = "avoid", _("Avoid")
+
+    class Rounds(models.TextChoices):
+        FIRST = "first", _("Round 1 only")
+        ALL = "all", _("Every round")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="forbidden_pairs")
+    player_a = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player_b = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    strength = models.CharField(max_length=10, choices=Strength.choices, default=Strength.ABSOLUTE)
+    rounds = models.CharField(max_length=10, choices=Rounds.choices, default=Rounds.ALL)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "player_a", "player_b"], name="forbidden_pair_once"
+            ),
+            models.CheckConstraint(
+                condition=Q(player_a__lt=F("player_b")), name="forbidden_pair_ordered"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_a_id}-{self.player_b_id} ({self.strength}, {self.rounds})"
+
+
+class PairingNote(models.Model):
+    """A line of an event's public pairing log: a round paired (how), a prohibition
+    relaxed by the director (``detail`` names the players, for directors only)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="pairing_notes")
+    round_number = models.PositiveSmallIntegerField()
+    text = models.TextField()
+    detail = models.TextField(blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "id"]
+
+    def __str__(self) -> str:
+        return f"round {self.round_number}: {self.text}"
+
+    @property
+    def display_text(self) -> str:
+        """The line in the active language (``tournament.pairing_log``)."""
+        from tournament.pairing_log import shown
+
+        return shown(self.text)
 
 
 class RatingChange(models.Model):
@@ -507,3 +815,36 @@ class SidePool(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.event.name})"
+
+
+class Notice(models.Model):
+    """A "your next match" email as sent to one player: the match and the opponent it named.
+
+    Kept so that a notice the tournament takes back (a reopened walkover, a corrected
+    winner, an undone withdrawal: the player is no longer in that match, or not against
+    that opponent) gets a correction (``corrected_at``), and so that the same notice is
+    not sent twice while it stands. Entries are kept by id: a fed entry taken back out of
+    a Consolation is deleted, and its notice must still be corrected.
+    """
+
+    match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="notices")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="notices")
+    entry_id_sent = models.BigIntegerField(help_text="The player's entry the notice was about")
+    opponent_entry_id = models.BigIntegerField()
+    opponent_name = models.CharField(max_length=200, help_text="As the notice named them")
+    round_name = models.CharField(max_length=200, blank=True, default="")
+    sent_at = models.DateTimeField()
+    corrected_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "entry_id_sent", "opponent_entry_id"],
+                condition=Q(corrected_at__isnull=True),
+                name="notice_once_while_true",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"notice to {self.player_id}: match {self.match_id} v {self.opponent_name}"

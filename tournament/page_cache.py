@@ -9,25 +9,17 @@ from __future__ import annotations
 
 import logging
 from functools import partial
-from typing import Any
 
 import redis
-from django.conf import settings
-from django.core.cache import DEFAULT_CACHE_ALIAS, cache
+from django.core.cache import cache
 from django.db import transaction
+from django.utils import translation
+
+from core.redis_cache import cache_client, script_run
 
 log = logging.getLogger(__name__)
 
 VERSION_TTL = 60 * 60 * 24 * 30
-
-#: Django's Redis cache backend: :func:`bump_many` pipelines to the same server.
-REDIS_BACKEND = "django.core.cache.backends.redis.RedisCache"
-#: ``OPTIONS`` of Django's Redis cache that are not redis-py connection options.
-_NOT_POOL_OPTIONS = ("serializer", "pool_class", "parser_class")
-
-#: One redis-py client per cache server (its own connection pool, which reconnects after
-#: a Redis restart), made on first use.
-_clients: dict[str, redis.Redis] = {}
 
 
 def version_key(scope: str, ident: int | str) -> str:
@@ -54,6 +46,19 @@ def bump(scope: str, ident: int | str) -> None:
         cache.set(key, 2, VERSION_TTL)
 
 
+#: :func:`bump_many` on Redis: each version created at 1 if missing (with the versions'
+#: TTL), then incremented. One ``EVALSHA`` (redis-py's ``Script`` loads it again after a
+#: Redis restart): a pipeline's client object and six packed commands cost more CPU
+#: than the report that bumps them (bench/RESULTS.md, issue 27).
+_BUMP_LUA = """
+for _, key in ipairs(KEYS) do
+  redis.call('SET', key, 1, 'EX', ARGV[1], 'NX')
+  redis.call('INCR', key)
+end
+return #KEYS
+"""
+
+
 def bump_many(*scopes: tuple[str, int | str]) -> None:
     """Bump several versions at once: one round trip to Redis, :func:`bump` each otherwise.
 
@@ -65,27 +70,14 @@ def bump_many(*scopes: tuple[str, int | str]) -> None:
         for scope, ident in scopes:
             bump(scope, ident)
         return
-    with client.pipeline(transaction=False) as pipe:
-        for scope, ident in scopes:
-            key = cache.make_and_validate_key(version_key(scope, ident))
-            pipe.set(key, 1, ex=VERSION_TTL, nx=True)
-            pipe.incr(key)
-        pipe.execute()
+    keys = [cache.make_and_validate_key(version_key(scope, ident)) for scope, ident in scopes]
+    script_run(client, _BUMP_LUA, keys, [VERSION_TTL])
 
 
 def _redis_client() -> redis.Redis | None:
-    """A client of the default cache's Redis server (the one it writes to, with its
-    connection options), or ``None`` when the cache is not Redis."""
-    config: dict[str, Any] = settings.CACHES[DEFAULT_CACHE_ALIAS]
-    if config["BACKEND"] != REDIS_BACKEND:
-        return None
-    location = config["LOCATION"]
-    servers = location.split(",") if isinstance(location, str) else list(location)
-    options = {k: v for k, v in config.get("OPTIONS", {}).items() if k not in _NOT_POOL_OPTIONS}
-    ident = f"{servers[0]} {sorted(options.items())}"
-    client = _clients.get(ident)
-    if client is None:
-        client = _clients[ident] = redis.Redis.from_url(servers[0], **options)
+    """The default cache's own client (``core.redis_cache.cache_client``: its server, its
+    pool, its connection options), or ``None`` when the cache is not Redis."""
+    client: redis.Redis | None = cache_client()
     return client
 
 
@@ -112,9 +104,11 @@ def clear_own_keys() -> None:
 
 
 def page_key(name: str, scope: str, ident: int | str, *parts: object) -> str:
-    """A cache key for page ``name`` that changes whenever ``scope`` ``ident`` is bumped."""
+    """A cache key for page ``name`` that changes whenever ``scope`` ``ident`` is bumped,
+    one per language (the active one): a bump invalidates every language at once."""
     tail = ":".join(str(p) for p in parts)
-    return f"page:{name}:{scope}:{ident}:{version(scope, ident)}:{tail}"
+    language = translation.get_language() or "en"
+    return f"page:{name}:{scope}:{ident}:{version(scope, ident)}:{language}:{tail}"
 
 
 def invalidate_event(event_id: int, tournament_id: int | None = None) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Model, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse
@@ -31,7 +32,7 @@ WRITE_ERRORS = {
 }
 
 
-def get_or_404(model: Any, **lookup: Any) -> Any:
+def get_or_404[M: Model](model: type[M] | QuerySet[M], **lookup: Any) -> M:
     """``get_object_or_404``, and 404 for an id too large for any row (never a 500)."""
     if any(isinstance(v, int) and not 0 < v <= ID_MAX for v in lookup.values()):
         raise Http404
@@ -54,7 +55,7 @@ class DirectorView(APIView):
 
     permission_classes = [IsDirectorOrReadOnly]
 
-    def checked(self, request: Request, obj: Any) -> Any:
+    def checked[T](self, request: Request, obj: T) -> T:
         check_visible(request, tournament_id_of(obj))
         self.check_object_permissions(request, obj)
         return obj

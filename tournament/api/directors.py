@@ -4,6 +4,9 @@ who has not set a password yet."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied
@@ -12,9 +15,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from matches.access import user_directs
 from tournament.api.base import WRITE_ERRORS, acting_user, check_visible, get_or_404
 from tournament.models import Tournament, User
-from tournament.selectors import tournament_directors, user_directs
+from tournament.selectors import tournament_directors
 from tournament.services.directors import (
     IDENTIFIER_MAX,
     tournament_director_invite,
@@ -25,7 +29,7 @@ from tournament.services.directors import (
 ACCESS_ERRORS = {code: WRITE_ERRORS[code] for code in (401, 403, 404)}
 
 
-class DirectorSerializer(serializers.Serializer):
+class DirectorSerializer(serializers.Serializer[Any]):
     """A director's account; ``has_password`` is false until they set one through their link."""
 
     id = serializers.IntegerField()
@@ -34,7 +38,7 @@ class DirectorSerializer(serializers.Serializer):
     has_password = serializers.BooleanField(source="has_usable_password")
 
 
-class DirectorAddSerializer(serializers.Serializer):
+class DirectorAddSerializer(serializers.Serializer[Any]):
     username = serializers.CharField(
         max_length=IDENTIFIER_MAX,
         help_text="An account's username or email address; a new username makes a new account.",
@@ -74,9 +78,9 @@ def _directed(request: Request, slug: str) -> Tournament:
     tournament = get_or_404(Tournament, slug=slug)
     check_visible(request, tournament.pk)
     if not request.user or not request.user.is_authenticated:
-        raise NotAuthenticated("Log in as a director of this tournament.")
+        raise NotAuthenticated(_("Log in as a director of this tournament."))
     if not user_directs(request.user, tournament.pk):
-        raise PermissionDenied("Only this tournament's directors manage its directors.")
+        raise PermissionDenied(_("Only this tournament's directors manage its directors."))
     return tournament
 
 

@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import InterfaceError, OperationalError
 from django.http import Http404
+from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -19,6 +20,7 @@ from rest_framework.views import set_rollback
 
 from matches.errors import AppError, first_message, lost_a_race
 from matches.rules.errors import RulesError
+from matches.rules_text import translated
 
 log = logging.getLogger(__name__)
 
@@ -26,9 +28,15 @@ log = logging.getLogger(__name__)
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Shape errors as api.md fixes them; rules errors keep the engine's code and location."""
     if isinstance(exc, RulesError):
+        message = translated(exc.message)  # the engine writes English; the code stays so
         return Response(
-            {"code": exc.code, "message": exc.message, "detail": {**exc.as_dict(), **exc.data}},
+            {
+                "code": exc.code,
+                "message": message,
+                "detail": {**exc.as_dict(), **exc.data, "message": message},
+            },
             status=status.HTTP_400_BAD_REQUEST,
+            headers={"Idempotent-Replayed": "true"} if exc.replayed else None,
         )
     if isinstance(exc, AppError):
         set_rollback()
@@ -37,15 +45,19 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         if exc.status == 401 and view is not None:
             # As DRF does for its own 401: say which credentials the API takes.
             headers["WWW-Authenticate"] = view.get_authenticate_header(context["request"])
+        if exc.replayed:  # a report sent again with its Idempotency-Key
+            headers["Idempotent-Replayed"] = "true"
         return Response(exc.as_dict(), status=exc.status, headers=headers or None)
     if isinstance(exc, OperationalError) and lost_a_race(exc):
         log.warning("transaction undone by the database (%s): answered 503 busy", exc)
         return Response(
             {
                 "code": "busy",
-                "message": "Another change to the same matches was being saved at the same "
-                "moment, and yours was undone. Nothing of it was kept: send it again (a game "
-                "report sent again with its game_number is never counted twice).",
+                "message": _(
+                    "Another change to the same matches was being saved at the same "
+                    "moment, and yours was undone. Nothing of it was kept: send it again (a "
+                    "game report sent again with its game_number is never counted twice)."
+                ),
                 "detail": {},
             },
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
@@ -56,9 +68,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(
             {
                 "code": "service-unavailable",
-                "message": "The database cannot be reached just now. Try again in a few "
-                "seconds (a game report sent again with its game_number is never counted "
-                "twice).",
+                "message": _(
+                    "The database cannot be reached just now. Try again in a few seconds (a "
+                    "game report sent again with its game_number is never counted twice)."
+                ),
                 "detail": {},
             },
             status=status.HTTP_503_SERVICE_UNAVAILABLE,

@@ -6,46 +6,55 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from matches.errors import Invalid, refuse
-from tournament import selectors, services
-from tournament.api import serializers as io
+from tournament import selectors
 from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView, get_or_404
+from tournament.api.serializers.brackets import BracketSerializer, StandingsSerializer
+from tournament.api.serializers.events import (
+    EventCreateSerializer,
+    EventDetailSerializer,
+    EventSerializer,
+    EventSettingsSerializer,
+)
 from tournament.models import Event, Tournament
+from tournament.services.event_settings import event_update
+from tournament.services.events import event_create
 
 
 class EventListView(DirectorView):
     @extend_schema(
         operation_id="tournaments_events_list",
-        responses={200: io.EventSerializer(many=True), **READ_ERRORS},
+        responses={200: EventSerializer(many=True), **READ_ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
         tournament = self.checked(request, get_or_404(Tournament, slug=slug))
-        return Response(io.EventSerializer(selectors.event_list(tournament), many=True).data)
+        return Response(EventSerializer(selectors.event_list(tournament), many=True).data)
 
     @extend_schema(
         operation_id="tournaments_events_create",
-        request=io.EventCreateSerializer,
-        responses={201: io.EventDetailSerializer, **WRITE_ERRORS},
+        request=EventCreateSerializer,
+        responses={201: EventDetailSerializer, **WRITE_ERRORS},
     )
     def post(self, request: Request, slug: str) -> Response:
         tournament = self.checked(request, get_or_404(Tournament, slug=slug))
-        data = io.EventCreateSerializer(data=request.data)
+        data = EventCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         feeds = values.pop("feeds", None)
-        event = services.event_create(
+        event = event_create(
             tournament=tournament,
             feeds_from=_feeding_event(tournament, feeds),
             feed_rounds=feeds["rounds"] if feeds else None,
             **values,
         )
         return Response(
-            io.EventDetailSerializer(
+            EventDetailSerializer(
                 selectors.event_detail(event.pk), context={"request": request}
             ).data,
             status=status.HTTP_201_CREATED,
@@ -55,26 +64,26 @@ class EventListView(DirectorView):
 class EventDetailView(DirectorView):
     @extend_schema(
         operation_id="events_retrieve",
-        responses={200: io.EventDetailSerializer, **READ_ERRORS},
+        responses={200: EventDetailSerializer, **READ_ERRORS},
     )
     def get(self, request: Request, pk: int) -> Response:
         event = self.checked(request, get_or_404(Event, pk=pk))
         return Response(
-            io.EventDetailSerializer(
+            EventDetailSerializer(
                 selectors.event_detail(event.pk), context={"request": request}
             ).data
         )
 
     @extend_schema(
         operation_id="events_partial_update",
-        request=io.EventSettingsSerializer,
-        responses={200: io.EventDetailSerializer, **WRITE_ERRORS},
+        request=EventSettingsSerializer,
+        responses={200: EventDetailSerializer, **WRITE_ERRORS},
         summary="Change the event's settings (only those sent; rounds not started take "
         "new match lengths; a setting the draw fixed is refused with the reason)",
     )
     def patch(self, request: Request, pk: int) -> Response:
         event = self.event(request, pk)
-        data = io.EventSettingsSerializer(data=request.data)
+        data = EventSettingsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         if "feeds" in values:
@@ -82,9 +91,9 @@ class EventDetailView(DirectorView):
             values["feeds_from"] = _feeding_event(event.tournament, feeds)
             values["feed_rounds"] = feeds["rounds"] if feeds else []
         with _named_as_sent(EVENT_SETTING_FIELDS):
-            services.event_update(event=event, **values)
+            event_update(event=event, **values)
         return Response(
-            io.EventDetailSerializer(
+            EventDetailSerializer(
                 selectors.event_detail(event.pk), context={"request": request}
             ).data
         )
@@ -113,7 +122,9 @@ def _feeding_event(tournament: Tournament, feeds: dict[str, Any] | None) -> Even
     source = Event.objects.filter(pk=feeds["from"], tournament=tournament).first()
     if source is None:
         raise refuse(
-            f"Event {feeds['from']} is not an event of this tournament.",
+            _("Event {feeds_from} is not an event of this tournament.").format(
+                feeds_from=feeds["from"]
+            ),
             code="bad-feed",
             field="feeds",
         )
@@ -123,20 +134,20 @@ def _feeding_event(tournament: Tournament, feeds: dict[str, Any] | None) -> Even
 class BracketView(DirectorView):
     @extend_schema(
         operation_id="events_bracket",
-        responses={200: io.BracketSerializer, **READ_ERRORS},
+        responses={200: BracketSerializer, **READ_ERRORS},
     )
     def get(self, request: Request, pk: int) -> Response:
         event = self.checked(
             request,
             get_or_404(Event.objects.select_related("champion__player"), pk=pk),
         )
-        return Response(io.BracketSerializer(selectors.bracket_tree(event)).data)
+        return Response(BracketSerializer(selectors.bracket_tree(event)).data)
 
 
 class StandingsView(DirectorView):
     @extend_schema(
         operation_id="events_standings",
-        responses={200: io.StandingsSerializer, **READ_ERRORS},
+        responses={200: StandingsSerializer, **READ_ERRORS},
     )
     def get(self, request: Request, pk: int) -> Response:
         event = self.checked(request, get_or_404(Event, pk=pk))
@@ -144,6 +155,7 @@ class StandingsView(DirectorView):
         body = {
             "event": event.pk,
             "tiebreaks": selectors.event_tiebreaks(event),
+            "counts": selectors.elimination_counts(event) if event.is_elimination_swiss else None,
             "rows": rows,
         }
-        return Response(io.StandingsSerializer(body).data)
+        return Response(StandingsSerializer(body).data)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
@@ -40,7 +41,15 @@ class DepthLimitedJSONParser(JSONParser):
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
-            raise ParseError(f"JSON parse error - nested more than {MAX_DEPTH} levels.") from None
+            raise ParseError(
+                _("JSON parse error - nested more than {MAX_DEPTH} levels.").format(
+                    MAX_DEPTH=MAX_DEPTH
+                )
+            ) from None
         if too_deep(data):
-            raise ParseError(f"JSON parse error - nested more than {MAX_DEPTH} levels.")
+            raise ParseError(
+                _("JSON parse error - nested more than {MAX_DEPTH} levels.").format(
+                    MAX_DEPTH=MAX_DEPTH
+                )
+            )
         return data

@@ -8,6 +8,7 @@ from typing import Any
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -88,9 +89,10 @@ class DeadlineSerializer(serializers.Serializer[dict[str, object]]):
             parsed = parse_datetime(raw.strip())
             if parsed is not None and timezone.is_naive(parsed):
                 raise serializers.ValidationError(
-                    {"deadline": ["A deadline needs its UTC offset, e.g. +01:00 or Z."]}
+                    {"deadline": [_("A deadline needs its UTC offset, e.g. +01:00 or Z.")]}
                 )
-        return super().to_internal_value(data)
+        value: dict[str, object] = super().to_internal_value(data)
+        return value
 
 
 class PlayerRatingsView(APIView):

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
+from matches.access import user_directs
 from matches.models import Match
 from tournament.models import Entry, Event, Player, Round, Tournament
-from tournament.selectors import user_directs, user_may_create_tournaments, user_may_edit_player
+from tournament.selectors import user_may_create_tournaments, user_may_edit_player
 
 
 def tournament_id_of(obj: Any) -> int:
@@ -27,7 +29,7 @@ def tournament_id_of(obj: Any) -> int:
 class IsDirectorOrReadOnly(BasePermission):
     """Anyone reads; only the tournament's directors (or staff) write."""
 
-    message = "Only this tournament's directors may do that."
+    message = gettext_lazy("Only this tournament's directors may do that.")
 
     def has_permission(self, request: Request, view: Any) -> bool:
         return request.method in SAFE_METHODS or bool(
@@ -43,7 +45,7 @@ class IsDirectorOrReadOnly(BasePermission):
 class CanManagePlayers(BasePermission):
     """Anyone reads players; directors of any tournament (or staff) add them."""
 
-    message = "Only tournament directors may add players."
+    message = gettext_lazy("Only tournament directors may add players.")
 
     def has_permission(self, request: Request, view: Any) -> bool:
         if request.method in SAFE_METHODS:
@@ -58,7 +60,9 @@ class CanEditPlayer(BasePermission):
     """Anyone reads a player; staff and the directors of a tournament they are entered in
     correct their details."""
 
-    message = "Only the directors of a tournament this player is entered in may do that."
+    message = gettext_lazy(
+        "Only the directors of a tournament this player is entered in may do that."
+    )
 
     def has_permission(self, request: Request, view: Any) -> bool:
         return request.method in SAFE_METHODS or bool(
@@ -73,7 +77,7 @@ class CanCreateTournament(BasePermission):
     """Anyone lists tournaments; staff, holders of the add-tournament permission and
     existing directors create them (the creator directs the new one)."""
 
-    message = "Only directors may create tournaments."
+    message = gettext_lazy("Only directors may create tournaments.")
 
     def has_permission(self, request: Request, view: Any) -> bool:
         if request.method in SAFE_METHODS:

@@ -11,15 +11,19 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from matches.selectors import tournaments_visible_to
-from tournament import services
-from tournament.api import serializers as io
 from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView, acting_user, get_or_404
 from tournament.api.permissions import CanCreateTournament
+from tournament.api.serializers.tournaments import (
+    TournamentCreateSerializer,
+    TournamentSerializer,
+    TournamentSettingsSerializer,
+)
 from tournament.models import Tournament
+from tournament.services.tournaments import tournament_create, tournament_update
 
 
-class TournamentListView(generics.ListAPIView):
-    serializer_class = io.TournamentSerializer
+class TournamentListView(generics.ListAPIView[Tournament]):
+    serializer_class = TournamentSerializer
     permission_classes = [CanCreateTournament]
 
     def get_queryset(self) -> QuerySet[Tournament]:
@@ -31,36 +35,34 @@ class TournamentListView(generics.ListAPIView):
 
     @extend_schema(
         operation_id="tournaments_create",
-        request=io.TournamentCreateSerializer,
-        responses={201: io.TournamentSerializer, **WRITE_ERRORS},
+        request=TournamentCreateSerializer,
+        responses={201: TournamentSerializer, **WRITE_ERRORS},
     )
     def post(self, request: Request) -> Response:
-        data = io.TournamentCreateSerializer(data=request.data)
+        data = TournamentCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        tournament = services.tournament_create(
-            director=acting_user(request), **data.validated_data
-        )
-        return Response(io.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+        tournament = tournament_create(director=acting_user(request), **data.validated_data)
+        return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
 
 class TournamentDetailView(DirectorView):
     @extend_schema(
         operation_id="tournaments_retrieve",
-        responses={200: io.TournamentSerializer, **READ_ERRORS},
+        responses={200: TournamentSerializer, **READ_ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
         tournament = self.checked(request, get_or_404(Tournament, slug=slug))
-        return Response(io.TournamentSerializer(tournament).data)
+        return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(
         operation_id="tournaments_partial_update",
-        request=io.TournamentSettingsSerializer,
-        responses={200: io.TournamentSerializer, **WRITE_ERRORS},
+        request=TournamentSettingsSerializer,
+        responses={200: TournamentSerializer, **WRITE_ERRORS},
         summary="Change the tournament's details (only those sent; the slug stays)",
     )
     def patch(self, request: Request, slug: str) -> Response:
         tournament = self.checked(request, get_or_404(Tournament, slug=slug))
-        data = io.TournamentSettingsSerializer(data=request.data)
+        data = TournamentSettingsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         current = {
             field: getattr(tournament, field)
@@ -70,13 +72,12 @@ class TournamentDetailView(DirectorView):
                 "ends_on",
                 "venue",
                 "time_zone",
+                "language",
                 "is_public",
                 "analysis_enabled",
                 "analysis_plies",
                 "analysis_public",
             )
         }
-        tournament = services.tournament_update(
-            tournament=tournament, **{**current, **data.validated_data}
-        )
-        return Response(io.TournamentSerializer(tournament).data)
+        tournament = tournament_update(tournament=tournament, **{**current, **data.validated_data})
+        return Response(TournamentSerializer(tournament).data)

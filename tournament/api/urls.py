@@ -4,9 +4,11 @@ from django.urls import include, path
 
 from tournament.api import (
     auth,
+    bmab,
     directors,
     entries,
     events,
+    forbidden_pairs,
     league,
     matches,
     player_links,
@@ -45,6 +47,11 @@ urlpatterns = [
         name="api-player-link",
     ),
     path(
+        "tournaments/<slug:slug>/players/<int:player_id>/merge/",
+        player_links.PlayerMergeView.as_view(),
+        name="api-player-merge",
+    ),
+    path(
         "tournaments/<slug:slug>/player-links/<int:player_id>/regenerate/",
         player_links.PlayerLinkRegenerateView.as_view(),
         name="api-player-link-regenerate",
@@ -67,6 +74,7 @@ urlpatterns = [
     path("events/<int:pk>/", events.EventDetailView.as_view(), name="api-event"),
     path("events/<int:pk>/entries/", entries.EntryListView.as_view(), name="api-entries"),
     path("events/<int:pk>/signup/", signup.SignupView.as_view(), name="api-signup"),
+    path("signup/confirm/", signup.SignupConfirmView.as_view(), name="api-signup-confirm"),
     path(
         "events/<int:pk>/entries/paid/", signup.EntriesPaidView.as_view(), name="api-entries-paid"
     ),
@@ -76,9 +84,27 @@ urlpatterns = [
         name="api-entries-check-in",
     ),
     path("events/<int:pk>/places/", signup.EventPlacesView.as_view(), name="api-places"),
+    path(
+        "events/<int:pk>/entries/approve/",
+        signup.EntriesApproveView.as_view(),
+        name="api-entries-approve",
+    ),
     path("entries/<int:pk>/approve/", signup.EntryApproveView.as_view(), name="api-approve"),
     path("events/<int:pk>/draw/", rounds.DrawView.as_view(), name="api-draw"),
     path("events/<int:pk>/rounds/next/", rounds.NextRoundView.as_view(), name="api-next-round"),
+    path(
+        "events/<int:pk>/forbidden-pairs/",
+        forbidden_pairs.ForbiddenPairListView.as_view(),
+        name="api-forbidden-pairs",
+    ),
+    path(
+        "events/<int:pk>/forbidden-pairs/<int:pair_id>/",
+        forbidden_pairs.ForbiddenPairDetailView.as_view(),
+        name="api-forbidden-pair",
+    ),
+    path("events/<int:pk>/end/", rounds.EventEndView.as_view(), name="api-event-end"),
+    path("events/<int:pk>/bmab.zip", bmab.EventBmabExportView.as_view(), name="api-event-bmab"),
+    path("players/<int:pk>/bmab.zip", bmab.PlayerBmabExportView.as_view(), name="api-player-bmab"),
     path("events/<int:pk>/bracket/", events.BracketView.as_view(), name="api-bracket"),
     path("events/<int:pk>/standings/", events.StandingsView.as_view(), name="api-standings"),
     path("entries/<int:pk>/check-in/", entries.EntryCheckInView.as_view(), name="api-check-in"),
@@ -96,6 +122,8 @@ urlpatterns = [
     path("matches/<int:pk>/walkover/", matches.MatchWalkoverView.as_view(), name="api-walkover"),
     path("matches/<int:pk>/penalty/", matches.MatchPenaltyView.as_view(), name="api-penalty"),
     path("matches/<int:pk>/correct/", matches.MatchCorrectView.as_view(), name="api-correct"),
+    path("matches/<int:pk>/score/", matches.MatchScoreView.as_view(), name="api-score"),
+    path("matches/<int:pk>/reopen/", matches.MatchReopenView.as_view(), name="api-reopen"),
     path("", include("matches.api.urls")),  # reporting: games, record, confirm, dispute, resolve
     # ratings, series, deadlines (tournament.api.league)
     path("players/<int:pk>/ratings/", league.PlayerRatingsView.as_view(), name="api-ratings"),

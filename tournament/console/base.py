@@ -15,9 +15,9 @@ from typing import Any
 from django import forms as django_forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest
+from django.http import HttpRequest, JsonResponse
 
-from matches.errors import REFUSALS, AppError, refusal_text
+from matches.errors import REFUSALS, AppError, refusal_status, refusal_text
 from matches.rules.errors import RulesError
 from tournament.models import User
 
@@ -49,6 +49,14 @@ def service_error_message(exc: AppError | RulesError | ValidationError) -> tuple
 CONFIRMABLE = frozenset({"unlikely-score", "possible-duplicate"})
 
 
+def refusal_on_form(form: django_forms.Form, exc: AppError | RulesError | ValidationError) -> None:
+    """Put a service's refusal on ``form``, next to the field it names."""
+    field, message = service_error_message(exc)
+    form.add_error(field if field in form.fields else None, message)
+    if getattr(exc, "code", "") in CONFIRMABLE and hasattr(form, "ask_to_confirm"):
+        form.ask_to_confirm()
+
+
 def call_service[T](
     form: django_forms.Form | None, service: Callable[..., T], **kwargs: Any
 ) -> T | None:
@@ -56,11 +64,8 @@ def call_service[T](
     try:
         return service(**kwargs)
     except (*REFUSALS, ValidationError) as exc:
-        field, message = service_error_message(exc)
         if form is not None:
-            form.add_error(field if field in form.fields else None, message)
-            if getattr(exc, "code", "") in CONFIRMABLE and hasattr(form, "ask_to_confirm"):
-                form.ask_to_confirm()
+            refusal_on_form(form, exc)
         return None
 
 
@@ -74,3 +79,32 @@ def call_button_service[T](
         _, message = service_error_message(exc)
         messages.error(request, message)
         return None
+
+
+# ---- a report sent from the device's offline queue (static/js/director-offline.js) ------
+
+
+def from_queue(request: HttpRequest) -> bool:
+    """The match page's offline queue sends a kept form asking for JSON: it answers as the
+    API does (``{"code", "message", "detail"}``), not with a page."""
+    return request.headers.get("Accept", "").startswith("application/json")
+
+
+def queue_done(*, replayed: bool) -> JsonResponse:
+    """The kept form was recorded (``replayed``: it had been, with its key)."""
+    return JsonResponse({"ok": True, "replayed": replayed}, status=201)
+
+
+def queue_refused(exc: AppError | RulesError | ValidationError) -> JsonResponse:
+    """The kept form was refused (a form's errors come as ``invalid_input``)."""
+    _, message = service_error_message(exc)
+    if isinstance(exc, ValidationError):
+        body: dict[str, Any] = {"code": "invalid", "message": message, "detail": {}}
+        return JsonResponse(body, status=400)
+    detail = exc.detail if isinstance(exc, AppError) else exc.as_dict()
+    answer = JsonResponse(
+        {"code": exc.code, "message": message, "detail": detail}, status=refusal_status(exc)
+    )
+    if exc.replayed:  # the first answer to a form sent again with its key
+        answer["Idempotent-Replayed"] = "true"
+    return answer

@@ -11,12 +11,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from matches.access import user_directs
 from tournament.console import forms, selectors
 from tournament.console.base import AuthenticatedHttpRequest, call_button_service, call_service
 from tournament.models import Tournament, User
-from tournament.selectors import tournament_directors, user_directs
+from tournament.selectors import tournament_directors
 from tournament.services.directors import (
     tournament_director_invite,
     tournament_director_link,
@@ -65,11 +67,14 @@ def directors(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         if invite is not None:
             name = invite.user.username
             if invite.already_director:
-                messages.info(request, f"{name} is a director already.")
+                messages.info(request, _("{name} is a director already.").format(name=name))
             elif invite.created:
-                messages.success(request, f"Account {name} created; {name} is now a director.")
+                messages.success(
+                    request,
+                    _("Account {name} created; {name} is now a director.").format(name=name),
+                )
             else:
-                messages.success(request, f"{name} is now a director.")
+                messages.success(request, _("{name} is now a director.").format(name=name))
             if invite.set_password_path:
                 _show_link_once(
                     request, tournament, invite.user, invite.set_password_path, invite.emailed
@@ -102,7 +107,12 @@ def director_remove(request: AuthenticatedHttpRequest, slug: str, user_id: int) 
             form, tournament_director_remove, tournament=tournament, user=director, by=request.user
         )
         if not form.errors:
-            messages.success(request, f"{director.username} no longer directs {tournament.name}.")
+            messages.success(
+                request,
+                _("{director_username} no longer directs {tournament_name}.").format(
+                    director_username=director.username, tournament_name=tournament.name
+                ),
+            )
             if not user_directs(request.user, tournament.pk):
                 return redirect("console:home")
             return redirect("console:directors", tournament.slug)
@@ -132,5 +142,10 @@ def director_link(request: AuthenticatedHttpRequest, slug: str, user_id: int) ->
     if link is not None and link.path is not None:
         _show_link_once(request, tournament, director, link.path, emailed=False)
     elif link is not None:
-        messages.info(request, f"A new set-password link was emailed to {director.username}.")
+        messages.info(
+            request,
+            _("A new set-password link was emailed to {director_username}.").format(
+                director_username=director.username
+            ),
+        )
     return redirect("console:directors", tournament.slug)

@@ -8,9 +8,10 @@ from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from matches.client_address import request_meta
+from core.http import request_meta
 from matches.errors import REFUSALS
 from tournament.console import forms, selectors
 from tournament.console.base import (
@@ -26,8 +27,9 @@ from tournament.services.console_extras import (
     entry_check_in_undo,
     entry_register_player,
 )
-from tournament.services.entries import entry_check_in, entry_withdraw, entry_withdraw_undo
+from tournament.services.entries import entry_check_in
 from tournament.services.payments import entries_mark_paid
+from tournament.services.withdrawals import entry_withdraw, entry_withdraw_undo
 
 
 @login_required
@@ -53,7 +55,10 @@ def entry_add(request: AuthenticatedHttpRequest, slug: str, event_slug: str) -> 
             confirm_new=data["confirm_new"],
         )
         if entry is not None:
-            messages.success(request, f"{entry.player.name} registered.")
+            messages.success(
+                request,
+                _("{entry_player_name} registered.").format(entry_player_name=entry.player.name),
+            )
             return redirect("console:event", tournament.slug, event.slug)
     return render(
         request,
@@ -128,8 +133,10 @@ def entry_withdraw_view(
     ):
         messages.success(
             request,
-            f"{entry.player.name} withdrawn. Undo it from their row while nobody has taken "
-            "their place.",
+            _(
+                "{entry_player_name} withdrawn. Undo it from their row while "
+                "nobody has taken their place."
+            ).format(entry_player_name=entry.player.name),
         )
     return redirect(
         f"{reverse('console:event', args=[tournament.slug, event.slug])}#entry-{entry.pk}"
@@ -148,7 +155,11 @@ def entry_withdraw_undo_view(
     restored = call_button_service(request, entry_withdraw_undo, entry=entry, by=request.user)
     if restored is not None:
         messages.success(
-            request, f"{entry.player.name} is back in, {restored.get_status_display().lower()}."
+            request,
+            _("{entry_player_name} is back in, {restored_get_status_display_lo}.").format(
+                entry_player_name=entry.player.name,
+                restored_get_status_display_lo=restored.get_status_display().lower(),
+            ),
         )
     return redirect(
         f"{reverse('console:event', args=[tournament.slug, event.slug])}#entry-{entry.pk}"

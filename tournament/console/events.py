@@ -10,9 +10,11 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from matches.errors import REFUSALS
+from matches.names import tell_apart
 from tournament.console import forms, selectors
 from tournament.console.base import (
     AuthenticatedHttpRequest,
@@ -20,6 +22,7 @@ from tournament.console.base import (
     service_error_message,
 )
 from tournament.models import Entry, Event
+from tournament.selectors import elimination_counts, elimination_next, numbers_tables
 from tournament.services.event_settings import KEEP, event_locked_settings, event_update
 from tournament.services.events import event_create
 from tournament.services.payments import unpaid_count
@@ -54,9 +57,16 @@ def event_new(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
             tiebreaks=data["tiebreaks"],
             deadline_rule=data["deadline_rule"],
             start_matches=data["start_matches"] or Event.StartMatches.BY_ROUND,
+            losses_to_eliminate=data["losses_to_eliminate"] or 3,
+            places_paid=data["places_paid"],
+            playoff_switch=data["playoff_switch"],
+            last_loss_cashes=data["last_loss_cashes"],
+            avoid_same_club_first_round=data["avoid_same_club_first_round"],
+            three_player_playoff=data["three_player_playoff"],
+            wisconsin_after_rounds=data["wisconsin_after_rounds"],
         )
         if event is not None:
-            messages.success(request, f"{event.name} created.")
+            messages.success(request, _("{event_name} created.").format(event_name=event.name))
             return redirect("console:event", tournament.slug, event.slug)
     return render(
         request,
@@ -107,12 +117,21 @@ def event_settings(request: AuthenticatedHttpRequest, slug: str, event_slug: str
                 entry_cap=data["entry_cap"],
                 added_money=data["added_money"] or Decimal(0),
                 prize_unit=data["prize_unit"],
+                losses_to_eliminate=data["losses_to_eliminate"] or KEEP,
+                places_paid=data["places_paid"],
+                playoff_switch=data["playoff_switch"],
+                last_loss_cashes=data["last_loss_cashes"],
+                avoid_same_club_first_round=data["avoid_same_club_first_round"],
+                three_player_playoff=data["three_player_playoff"],
+                wisconsin_after_rounds=data["wisconsin_after_rounds"],
             )
         except (*REFUSALS, ValidationError) as exc:
             field, message = service_error_message(exc)
             form.add_error(form.field_for(field), message)
         else:
-            messages.success(request, f"{saved.name}: settings saved.")
+            messages.success(
+                request, _("{saved_name}: settings saved.").format(saved_name=saved.name)
+            )
             return redirect("console:event", tournament.slug, saved.slug)
     return render(
         request,
@@ -135,6 +154,7 @@ def event_context(
     """What the event page shows, with fresh forms unless a failed one is given back."""
     entries = selectors.event_entries(event)
     signup_marks(entries)
+    tell_apart(entries)  # ``told``: namesakes told apart (the side pools' lists)
     rounds = selectors.event_rounds(event)
     progress = selectors.round_progress(event)
     waiting = selectors.round_waiting(event)
@@ -145,23 +165,41 @@ def event_context(
     for rnd in rounds:
         if rnd.status == "pending":
             next_pending.setdefault(rnd.bracket, rnd.pk)
+    league = selectors.pairs_rounds(event)
+    # A league starts one round at a time: its next (paired) round once none is played.
+    league_playing = league and any(rnd.status == "started" for rnd in rounds)
     round_rows = [
         {
             "round": rnd,
             "done": progress.get(rnd.pk, (0, 0))[0],
             "total": progress.get(rnd.pk, (0, 0))[1],
-            "startable": next_pending.get(rnd.bracket) == rnd.pk,
+            "startable": next_pending.get(rnd.bracket) == rnd.pk
+            and not league_playing
+            and (league or event.start_matches != "auto")
+            and event.status in ("drawn", "running"),
             "waiting": waiting.get(rnd.pk, 0),
         }
         for rnd in rounds
     ]
     registering = selectors.accepts_entries(event)
+    startable = next((row["round"] for row in round_rows if row["startable"]), None)
+    can_pair_next = (
+        event.is_swiss
+        and event.status in ("drawn", "running")
+        and not league_playing
+        and not next_pending
+        and bool(rounds)
+        and (not event.rounds_planned or len(rounds) < event.rounds_planned)
+    )
     return {
+        "startable_round": startable,
         "tournament": tournament,
         "event": event,
         "here": "event",
         "entries": entries,
+        "field_size": selectors.event_field_size(event),
         "check_in_open": selectors.check_in_open(event),
+        "pending_count": sum(1 for e in entries if e.status == "pending"),
         "rounds": rounds,
         "round_rows": round_rows,
         "lengths_form": lengths_form,
@@ -178,7 +216,7 @@ def event_context(
                 entries=entries, initial={"order": selectors.manual_order_text(entries)}
             )
         )
-        if event.status == "registration"
+        if event.status == "registration" and event.feeds_from_id is None
         else None,
         "unpaid": unpaid_count(event),
         "side_pools": [
@@ -187,8 +225,26 @@ def event_context(
         ],
         "side_pool_form": forms_given.get("side_pool_form") or forms.SidePoolForm(),
         "payments": Entry.Payment.choices,
-        "pairs_rounds": selectors.pairs_rounds(event),
-        "can_pair_next": selectors.pairs_rounds(event) and event.status in ("drawn", "running"),
+        "pairs_rounds": league,
+        "can_pair_next": can_pair_next,
+        "next_number": len(rounds) + 1,
+        "elimination_next": (
+            elimination_next(event) if can_pair_next and event.is_elimination_swiss else None
+        ),
+        "numbers_tables": numbers_tables(tournament.pk),
+        "forbidden_pairs": list(
+            event.forbidden_pairs.select_related("player_a", "player_b").order_by("pk")
+        ),
+        "forbidden_players": sorted(
+            ((e.player_id, e.player.name) for e in entries), key=lambda item: item[1].casefold()
+        ),
+        "blocking": forms_given.get("blocking") or [],
+        "elimination": (
+            elimination_counts(event)
+            if event.is_elimination_swiss and event.status != "registration"
+            else None
+        ),
+        "can_end": event.is_elimination_swiss and event.status in ("drawn", "running"),
     }
 
 
@@ -217,7 +273,7 @@ def match_lengths(request: AuthenticatedHttpRequest, slug: str, event_slug: str)
         )
         is not None
     ):
-        messages.success(request, "Match lengths saved.")
+        messages.success(request, _("Match lengths saved."))
         return redirect("console:event", tournament.slug, event.slug)
     return render(
         request,
@@ -236,7 +292,12 @@ def signup_marks(entries: list[Entry]) -> None:
     )
     for place, entry in enumerate(waiting, 1):
         entry.waiting_place = place  # type: ignore[attr-defined]
+    # "No." is the entry number in this event everywhere (the table's first column): a
+    # namesake is quoted by theirs, or said not to be in the event.
+    numbers = {e.player_id: getattr(e, "number", None) for e in entries}
     for entry_id, players in signup_namesakes(entries).items():
+        for player in players:
+            player.number_here = numbers.get(player.pk)  # type: ignore[attr-defined]
         for entry in entries:
             if entry.pk == entry_id:
                 entry.namesakes = players  # type: ignore[attr-defined]

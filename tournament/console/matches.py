@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -11,21 +13,30 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from core.http import request_meta
 from matches import analysis_selectors
-from matches.client_address import request_meta
-from matches.errors import REFUSALS, invalid_input
-from matches.models import Submission
-from matches.services.access import Actor, director_role
+from matches.access import Actor, director_role
+from matches.errors import REFUSALS, AppError, Invalid, invalid_input
+from matches.models import Match, Submission
+from matches.rules.errors import RulesError
+from matches.selectors import device_syncs
 from matches.services.analysis import analysis_rerun
+from matches.services.idempotency import KEY_FIELD, key_sent
 from matches.services.ledger import submission_reject
 from tournament.console import forms, selectors
 from tournament.console.base import (
     AuthenticatedHttpRequest,
     call_button_service,
     call_service,
+    from_queue,
     is_htmx,
+    queue_done,
+    queue_refused,
+    refusal_on_form,
     service_error_message,
 )
 from tournament.services.console_extras import (
@@ -33,11 +44,10 @@ from tournament.services.console_extras import (
 )
 from tournament.services.results import (
     GameResult,
-    match_forfeit,
+    match_award,
     match_penalty_add,
     match_reopen_decision,
     match_result_enter,
-    match_walkover,
     match_winner_correct,
 )
 from tournament.services.tables import match_table_set
@@ -68,7 +78,47 @@ def match_grid(request: AuthenticatedHttpRequest, slug: str, event_slug: str) ->
     return render(request, template, context)
 
 
-def _match_context(match: Any, **forms_given: Any) -> dict[str, Any]:
+def _phones(match: Any) -> list[tuple[Any, Any]]:
+    """Each player of the match with their phone's last sync (``None``: never synced)."""
+    syncs = {s.entry_id: s for s in device_syncs(match_ids=[match.pk]).get(match.pk, [])}
+    return [(e, syncs.get(e.pk)) for e in (match.entry1, match.entry2) if e is not None]
+
+
+#: What the match page calls each BMAB mark (``Match.bmab_marks``), as its form does.
+BMAB_LABELS = {
+    "designated": gettext_lazy("Designated for BMAB"),
+    "recorded": gettext_lazy("Recorded"),
+    "clocked": gettext_lazy("On clocks"),
+    "xg_pr": gettext_lazy("XG PR (reported)"),
+}
+
+
+def _bmab_marks(match: Any) -> list[dict[str, Any]]:
+    """Who set each BMAB flag (a player by name) and when (a datetime, which the page
+    shows on the tournament's clock; stored as an ISO string in UTC)."""
+    players = {
+        f"player {side}": entry.player.name
+        for side, entry in ((1, match.entry1), (2, match.entry2))
+        if entry is not None
+    }
+    marks = []
+    for name, mark in (match.bmab_marks or {}).items():
+        try:
+            at = dt.datetime.fromisoformat(str(mark.get("at", "")))
+        except ValueError:
+            at = None
+        marks.append(
+            {
+                "label": BMAB_LABELS.get(name, name),
+                "by": players.get(mark.get("by", ""), mark.get("by", "")),
+                "at": at,
+                "reason": mark.get("reason", ""),
+            }
+        )
+    return marks
+
+
+def _match_context(match: Any, user: Any, **forms_given: Any) -> dict[str, Any]:
     """The match page: its score, its games, and the forms that apply to its state.
 
     A form given back (refused, with its errors) is always shown. Once players have
@@ -92,7 +142,10 @@ def _match_context(match: Any, **forms_given: Any) -> dict[str, Any]:
         "analysis": analysis_selectors.analysis_data(
             match, analysis_selectors.analysis_current(match.pk), visible=True
         ),
+        "rerun_limits": analysis_selectors.rerun_limits(match_id=match.pk, user=user),
         "games": list(match.games.order_by("number", "id")),
+        "phones": _phones(match),
+        "bmab_marks": _bmab_marks(match),
         "score_form": pick(
             "score_form",
             not_started or decided,
@@ -102,6 +155,10 @@ def _match_context(match: Any, **forms_given: Any) -> dict[str, Any]:
         ),
         "forfeit_form": pick("forfeit_form", not decided, lambda: forms.ForfeitForm(match=match)),
         "games_formset": pick("games_formset", not_started, lambda: forms.games_formset(match)),
+        # The score and game-by-game forms carry a key each, generated with the page: a
+        # form sent twice (a second tap, the device's offline queue) is recorded once.
+        "score_key": uuid.uuid4(),
+        "games_key": uuid.uuid4(),
         "penalty_form": pick("penalty_form", not_started, lambda: forms.PenaltyForm(match=match)),
         "correction_form": pick(
             "correction_form", decided, lambda: forms.CorrectionForm(match=match)
@@ -122,7 +179,7 @@ def match_detail(request: AuthenticatedHttpRequest, slug: str, match_id: int) ->
     """One match: score, games, and the director's result forms."""
     tournament = selectors.tournament_for(request.user, slug)
     match = selectors.match_of(tournament, match_id)
-    return render(request, "console/match.html", _match_context(match))
+    return render(request, "console/match.html", _match_context(match, request.user))
 
 
 #: The kind of report each of the match page's forms makes.
@@ -134,21 +191,35 @@ KINDS: dict[type[django_forms.Form], str] = {
 }
 
 
-def _keep_refused(request: HttpRequest, match: Any, kind: str, errors: Any) -> None:
-    """A director's entry the form refuses is a report too: stored as rejected.
+def _form_key(request: HttpRequest) -> str:
+    """The form's key (a bad one is left out here: the form's own refusal comes first)."""
+    try:
+        return key_sent(request.headers, request.POST)
+    except Invalid:
+        return ""
+
+
+def _keep_refused(request: HttpRequest, match: Any, kind: str, errors: Any) -> AppError:
+    """A director's entry the form refuses is a report too: stored as rejected (once, when
+    it is sent again with its key); the refusal is returned.
 
     Its payload is the POST fields as sent (``form-0-cube`` ...): input the form could
     not read has no other shape. An entry the form reads and the service then refuses
     is stored by the service, in the shape of an accepted one."""
+    error = invalid_input(errors)
     submission_reject(
         match_id=match.pk,
         kind=kind,
         actor=Actor(user=request.user),  # type: ignore[arg-type]
         meta=request_meta(request),
-        payload={k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"},
-        error=invalid_input(errors),
+        payload={
+            k: v for k, v in request.POST.items() if k not in ("csrfmiddlewaretoken", KEY_FIELD)
+        },
+        error=error,
         role_of=director_role,
+        idempotency_key=_form_key(request),
     )
+    return error
 
 
 def _match_action(
@@ -164,28 +235,36 @@ def _match_action(
     tournament = selectors.tournament_for(request.user, slug)
     match = selectors.match_of(tournament, match_id)
     form = form_class(request.POST, match=match)
+    refusal: AppError | RulesError | ValidationError
     if not form.is_valid():
-        _keep_refused(request, match, KINDS[form_class], form.errors)
-    elif (
-        call_service(
-            form,
-            act,
-            match=match,
-            data=form.cleaned_data,
-            by=request.user,
-            meta=request_meta(request),
-        )
-        is not None
-    ):
-        messages.success(request, done)
-        return redirect("console:matches", tournament.slug, match.event.slug)
+        refusal = _keep_refused(request, match, KINDS[form_class], form.errors)
+    else:
+        try:
+            acted = act(
+                match=match, data=form.cleaned_data, by=request.user, meta=request_meta(request)
+            )
+        except (*REFUSALS, ValidationError) as exc:
+            refusal = exc
+            refusal_on_form(form, exc)
+        else:
+            if from_queue(request):
+                return queue_done(replayed=acted.replayed)
+            messages.success(request, done)
+            return redirect("console:matches", tournament.slug, match.event.slug)
+    if from_queue(request):
+        return queue_refused(refusal)
     key = {
         forms.FinalScoreForm: "score_form",
         forms.ForfeitForm: "forfeit_form",
         forms.PenaltyForm: "penalty_form",
         forms.CorrectionForm: "correction_form",
     }[form_class]
-    return render(request, "console/match.html", _match_context(match, **{key: form}), status=400)
+    return render(
+        request,
+        "console/match.html",
+        _match_context(match, request.user, **{key: form}),
+        status=400,
+    )
 
 
 @login_required
@@ -205,9 +284,10 @@ def match_score(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> 
             reason=data["reason"],
             by=by,
             meta=meta,
+            idempotency_key=key_sent(request.headers, request.POST),
         )
 
-    return _match_action(request, slug, match_id, forms.FinalScoreForm, act, "Result saved.")
+    return _match_action(request, slug, match_id, forms.FinalScoreForm, act, _("Result saved."))
 
 
 @login_required
@@ -216,10 +296,19 @@ def match_forfeit_view(request: AuthenticatedHttpRequest, slug: str, match_id: i
     """A forfeit or a walkover: the chosen player goes through without (finishing) play."""
 
     def act(*, match: Any, data: dict[str, Any], by: Any, meta: Any) -> Any:
-        service = match_walkover if data["decision"] == "walkover" else match_forfeit
-        return service(match=match, winner=data["winner"], reason=data["reason"], by=by, meta=meta)
+        decision = (
+            Match.Decision.WALKOVER if data["decision"] == "walkover" else Match.Decision.FORFEIT
+        )
+        return match_award(
+            match=match,
+            winner=data["winner"],
+            decision=decision,
+            reason=data["reason"],
+            by=by,
+            meta=meta,
+        )
 
-    return _match_action(request, slug, match_id, forms.ForfeitForm, act, "Decision recorded.")
+    return _match_action(request, slug, match_id, forms.ForfeitForm, act, _("Decision recorded."))
 
 
 @login_required
@@ -237,7 +326,7 @@ def match_penalty(request: AuthenticatedHttpRequest, slug: str, match_id: int) -
             meta=meta,
         )
 
-    return _match_action(request, slug, match_id, forms.PenaltyForm, act, "Penalty applied.")
+    return _match_action(request, slug, match_id, forms.PenaltyForm, act, _("Penalty applied."))
 
 
 @login_required
@@ -258,7 +347,7 @@ def match_correct(request: AuthenticatedHttpRequest, slug: str, match_id: int) -
             meta=meta,
         )
 
-    return _match_action(request, slug, match_id, forms.CorrectionForm, act, "Winner corrected.")
+    return _match_action(request, slug, match_id, forms.CorrectionForm, act, _("Winner corrected."))
 
 
 @login_required
@@ -269,11 +358,12 @@ def match_games(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> 
     match = selectors.match_of(tournament, match_id)
     formset = forms.games_formset(match, request.POST)
     refusal = None
+    error: AppError | RulesError | ValidationError
     if not formset.is_valid():
         errors: list[Any] = [dict(f.errors) for f in formset.forms if f.errors] or list(
             formset.non_form_errors()
         )
-        _keep_refused(request, match, Submission.Kind.MATCH, {"games": errors})
+        error = _keep_refused(request, match, Submission.Kind.MATCH, {"games": errors})
     else:
         games = [
             GameResult(
@@ -285,15 +375,24 @@ def match_games(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> 
             for row in formset.played()
         ]
         try:
-            match_result_enter(
-                match=match, games=games, by=request.user, meta=request_meta(request)
+            entered = match_result_enter(
+                match=match,
+                games=games,
+                by=request.user,
+                meta=request_meta(request),
+                idempotency_key=key_sent(request.headers, request.POST),
             )
         except (*REFUSALS, ValidationError) as exc:
+            error = exc
             refusal = service_error_message(exc)[1]
         else:
-            messages.success(request, "Result saved.")
+            if from_queue(request):
+                return queue_done(replayed=entered.replayed)
+            messages.success(request, _("Result saved."))
             return redirect("console:matches", tournament.slug, match.event.slug)
-    context = _match_context(match, games_formset=formset)
+    if from_queue(request):
+        return queue_refused(error)
+    context = _match_context(match, request.user, games_formset=formset)
     context["games_refusal"] = refusal
     return render(request, "console/match.html", context, status=400)
 
@@ -309,13 +408,56 @@ def match_table(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> 
         table = form.cleaned_data["table"]
         done = call_service(form, match_table_set, match=match, table=table, by=request.user)
         if done is not None:
-            name = f"{match.round}, match {match.slot + 1}"
+            name = _("{round}, match {number}").format(round=match.round, number=match.slot + 1)
             messages.success(
-                request, f"{name} is at table {table}." if table else f"{name} has no table."
+                request,
+                _("{name} is at table {table}.").format(name=name, table=table)
+                if table
+                else _("{name} has no table.").format(name=name),
             )
             return redirect("console:matches", tournament.slug, match.event.slug)
-    context = _match_context(match, table_form=form)
+    context = _match_context(match, request.user, table_form=form)
     return render(request, "console/match.html", context, status=400)
+
+
+@login_required
+@require_POST
+def match_bmab(request: AuthenticatedHttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """The BMAB flags of a match (after its first game, designating needs a reason) and
+    the XG PRs the director types in."""
+    from matches.access import Actor
+    from matches.services.bmab import match_bmab_set
+
+    tournament = selectors.tournament_for(request.user, slug)
+    match = selectors.match_of(tournament, match_id)
+    post = request.POST
+    xg: dict[str, str | None] = {}
+    for name in ("xg_pr1", "xg_pr2"):
+        raw = post.get(name, "").strip().replace(",", ".")
+        current = getattr(match, name)
+        if raw == "" and current is not None:
+            xg[name] = None
+        elif raw and (current is None or str(current) != raw):
+            xg[name] = raw[:12]
+    done = call_button_service(
+        request,
+        match_bmab_set,
+        match_id=match.pk,
+        actor=Actor(user=request.user),
+        designated=post.get("designated") == "on",
+        recorded=post.get("recorded") == "on",
+        clocked=post.get("clocked") == "on",
+        reason=post.get("reason", "")[:500],
+        xg_pr=xg,
+    )
+    if done is not None:
+        messages.success(
+            request,
+            _("{round}, match {number}: BMAB saved.").format(
+                round=match.round, number=match.slot + 1
+            ),
+        )
+    return redirect("console:match", tournament.slug, match.pk)
 
 
 @login_required
@@ -334,7 +476,7 @@ def match_reopen(request: AuthenticatedHttpRequest, slug: str, match_id: int) ->
         meta=request_meta(request),
     )
     if done is not None:
-        messages.success(request, "Reopened: the match is ready to be played.")
+        messages.success(request, _("Reopened: the match is ready to be played."))
     return redirect("console:match", slug=slug, match_id=match.pk)
 
 
@@ -347,9 +489,9 @@ def match_analysis_rerun(
     tournament = selectors.tournament_for(request.user, slug)
     match = selectors.match_of(tournament, match_id)
     try:
-        analysis = analysis_rerun(match_id=match.pk, actor=Actor(user=request.user))
+        rerun = analysis_rerun(match_id=match.pk, actor=Actor(user=request.user))
     except REFUSALS as exc:
         messages.error(request, service_error_message(exc)[1])
     else:
-        messages.success(request, f"Analysis queued again (run {analysis.run}).")
+        messages.success(request, rerun.message())
     return redirect("console:match", tournament.slug, match.pk)

@@ -10,6 +10,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournament.console import forms, selectors
@@ -24,7 +28,9 @@ from tournament.services.console_extras import (
     players_csv_preview,
 )
 from tournament.services.imports import players_import_csv
+from tournament.services.merge import players_merge
 from tournament.services.player_links import (
+    link_email_limits,
     player_link_email,
     player_link_regenerate,
     player_links_email,
@@ -35,6 +41,7 @@ from tournament.services.players import (
     identity_not_yours_text,
     namesake_text,
     player_account_link,
+    player_namesakes,
     player_update_in_tournament,
 )
 
@@ -64,29 +71,38 @@ def players_import(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse
             if result is not None and not result.errors:
                 messages.success(
                     request,
-                    f"{len(result.created)} new player(s), {len(result.existing)} already known"
-                    + (
-                        f"; {result.entered} entered in {data['event'].name}."
+                    (
+                        _(
+                            "{new} new player(s), {known} already known; {entered} entered in {event}."
+                        )
                         if data["event"]
-                        else "."
+                        else _("{new} new player(s), {known} already known.")
+                    ).format(
+                        new=len(result.created),
+                        known=len(result.existing),
+                        entered=result.entered,
+                        event=data["event"].name if data["event"] else "",
                     ),
                 )
                 if result.namesakes:
                     messages.warning(
                         request,
-                        "Check for duplicates: "
-                        + "; ".join(
-                            f"{n.player.name} (line {n.row}) has the name of "
-                            + ", ".join(namesake_text(p) for p in n.existing)
-                            for n in result.namesakes
-                        )
-                        + ".",
+                        _("Check for duplicates: {list}.").format(
+                            list="; ".join(
+                                _("{name} (line {line}) has the name of {others}").format(
+                                    name=n.player.name,
+                                    line=n.row,
+                                    others=", ".join(namesake_text(p) for p in n.existing),
+                                )
+                                for n in result.namesakes
+                            )
+                        ),
                     )
                 if data["event"] is not None:
                     return redirect("console:event", tournament.slug, data["event"].slug)
                 return redirect("console:tournament", tournament.slug)
             if result is not None:
-                form.add_error("text", "Some lines are wrong: nothing was imported.")
+                form.add_error("text", _("Some lines are wrong: nothing was imported."))
         context["preview"] = players_csv_preview(data=data["csv_text"], by=request.user)
         context["event"] = data["event"]
         context["csv_text"] = data["csv_text"]
@@ -113,7 +129,12 @@ def player_links(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     for link in selectors.player_links(tournament):
         url = link_address(request, link.key)
         cards.append(
-            {"link": link, "url": url, "qr": qr_svg(url, title=f"{link.player.name}: {url}")}
+            {
+                "link": link,
+                "url": url,
+                "qr": qr_svg(url, title=f"{link.player.name}: {url}"),
+                "limits": link_email_limits(link),
+            }
         )
     return render(
         request,
@@ -128,11 +149,26 @@ def player_links_email_view(request: AuthenticatedHttpRequest, slug: str) -> Htt
     """Queue every player's link by email; say how many went and who has no address."""
     tournament = selectors.tournament_for(request.user, slug)
     done = player_links_email(tournament=tournament, by=request.user)
-    text = f"{done.queued} link email{'s' if done.queued != 1 else ''} queued."
+    parts = [
+        ngettext("{n} link email queued.", "{n} link emails queued.", done.queued).format(
+            n=done.queued
+        )
+    ]
     if done.no_email:
-        text += f" {done.no_email} player{'s have' if done.no_email != 1 else ' has'} no email address: print their card."
+        parts.append(
+            ngettext(
+                "{n} player has no email address: print their card.",
+                "{n} players have no email address: print their cards.",
+                done.no_email,
+            ).format(n=done.no_email)
+        )
     if done.opted_out:
-        text += f" {done.opted_out} turned email notices off."
+        parts.append(
+            ngettext(
+                "{n} turned email notices off.", "{n} turned email notices off.", done.opted_out
+            ).format(n=done.opted_out)
+        )
+    text = " ".join(parts)
     messages.success(request, text)
     return redirect("console:player-links", tournament.slug)
 
@@ -148,11 +184,31 @@ def player_link_email_view(
     sent = player_link_email(link=link, by=request.user)
     name = link.player.name
     if sent == "queued":
-        messages.success(request, f"{name}'s link is on its way to {link.contact_email}.")
+        messages.success(
+            request,
+            _("{name}'s link is on its way to {link_contact_email}.").format(
+                name=name, link_contact_email=link.contact_email
+            ),
+        )
     elif sent == "opted-out":
-        messages.error(request, f"{name} turned email notices off: print their card.")
+        messages.error(
+            request, _("{name} turned email notices off: print their card.").format(name=name)
+        )
+    elif sent == "wait":
+        limits = link_email_limits(link)
+        when = timezone.localtime(limits.next_at) if limits.next_at else None
+        at = date_format(when, "D H:i") if when else _("later")
+        messages.error(
+            request,
+            _(
+                "{name}'s link was emailed recently: the next mail can go {at}. {limits_sentence}"
+            ).format(name=name, at=at, limits_sentence=limits.sentence()),
+        )
     else:
-        messages.error(request, f"{name} has no email address: add one (Edit) or print their card.")
+        messages.error(
+            request,
+            _("{name} has no email address: add one (Edit) or print their card.").format(name=name),
+        )
     return redirect(f"{reverse('console:player-links', args=[tournament.slug])}#player-{player_id}")
 
 
@@ -168,8 +224,10 @@ def player_link_regenerate_view(
         player_link_regenerate(link=link, by=request.user)
         messages.success(
             request,
-            f"{link.player.name} has a new link; the old one no longer works. "
-            "Give them the new one (print their card or email it).",
+            _(
+                "{link_player_name} has a new link; the old one no longer "
+                "works. Give them the new one (print their card or email it)."
+            ).format(link_player_name=link.player.name),
         )
         return redirect(
             f"{reverse('console:player-links', args=[tournament.slug])}#player-{player_id}"
@@ -236,6 +294,7 @@ def player_edit(request: AuthenticatedHttpRequest, slug: str, player_id: int) ->
             "back": back,
             "here": "player",
             "identity_locked": locked,
+            "merges": player.merged_in.select_related("by")[:5],
         },
         status=400 if form.errors else 200,
     )
@@ -252,7 +311,9 @@ def player_link_account_view(
     player = selectors.player_of(tournament, player_id)
     done = call_button_service(request, player_account_link, player=player, user=request.user)
     if done is not None:
-        messages.success(request, f"{player.name} is linked to your account.")
+        messages.success(
+            request, _("{player_name} is linked to your account.").format(player_name=player.name)
+        )
     return redirect("console:player-edit", tournament.slug, player.pk)
 
 
@@ -261,15 +322,103 @@ def change_message(done: PlayerChange, *, old_name: str) -> str:
     email, that the private link can be sent again."""
     name = done.player.name
     if not done.changed:
-        return f"Nothing changed for {name}."
-    parts = [f"name (was {old_name})" if f == "name" else f for f in done.changed]
-    listed = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
-    text = f"{name}: {listed} changed."
+        return _("Nothing changed for {name}.").format(name=name)
+    parts = [
+        _("name (was {old_name})").format(old_name=old_name)
+        if f == "name"
+        else str(CHANGED_FIELDS.get(f, f))
+        for f in done.changed
+    ]
+    listed = (
+        parts[0]
+        if len(parts) == 1
+        else _("{items} and {last}").format(items=", ".join(parts[:-1]), last=parts[-1])
+    )
+    text = _("{name}: {fields} changed.").format(name=name, fields=listed)
     if "email" in done.changed or "contact" in done.changed:
-        text += " Their private link can be emailed again from Player links."
+        text += " " + _("Their private link can be emailed again from Player links.")
     if "contact" in done.changed:
-        text += (
-            " They also play in tournaments you do not direct: the new address is this "
+        text += " " + _(
+            "They also play in tournaments you do not direct: the new address is this "
             "tournament's contact for them; their own email (the other tournaments') is unchanged."
         )
     return text
+
+
+#: The player's fields a change names (``PlayerChange.changed``).
+CHANGED_FIELDS = {
+    "email": gettext_lazy("email"),
+    "contact": gettext_lazy("contact email"),
+    "club": gettext_lazy("club"),
+    "country": gettext_lazy("country"),
+    "rating": gettext_lazy("rating"),
+    "experience": gettext_lazy("experience"),
+}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_merge(request: AuthenticatedHttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """ "These two are one person": choose the other record (``?other=``), see what
+    moves, confirm; the other record becomes part of this one (``players_merge``)."""
+    tournament = selectors.tournament_for(request.user, slug)
+    player = selectors.player_of(tournament, player_id)
+    data = request.POST if request.method == "POST" else request.GET
+    raw = (data.get("other") or "").strip()
+    candidates = [p for p in selectors.tournament_players(tournament) if p.pk != player.pk]
+    outside = [
+        p
+        for p in player_namesakes(player.name, exclude=player.pk, by=request.user)
+        if p not in candidates
+    ]
+    other = next((p for p in (*candidates, *outside) if str(p.pk) == raw), None)
+    keep = player
+    if other is not None and (other in outside or data.get("keep") == "other"):
+        keep, other = other, player  # the record outside the tournament stays
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "player": player,
+        "candidates": candidates + outside,
+        "other": other,
+        "keep": keep,
+        "swap": keep.pk != player.pk,
+        "here": "player",
+    }
+    if other is not None:
+        context["rows"] = [
+            (
+                p,
+                list(selectors.player_entries_in(tournament, p)),
+                selectors.player_contact(tournament, p),
+            )
+            for p in (keep, other)
+        ]
+    if request.method == "POST" and other is not None and request.POST.get("confirm"):
+        done = call_button_service(
+            request,
+            players_merge,
+            tournament=tournament,
+            keep=keep,
+            other=other,
+            by=request.user,
+        )
+        if done is not None:
+            messages.success(
+                request,
+                ngettext(
+                    "{removed} (record {removed_id}) is now part of {kept} (record {kept_id}): "
+                    "{moved} entry moved, ratings recomputed.",
+                    "{removed} (record {removed_id}) is now part of {kept} (record {kept_id}): "
+                    "{moved} entries moved, ratings recomputed.",
+                    len(done.moved["entries"]),
+                ).format(
+                    removed=done.removed_name,
+                    removed_id=done.removed_id,
+                    kept=keep.name,
+                    kept_id=keep.pk,
+                    moved=len(done.moved["entries"]),
+                ),
+            )
+            return redirect("console:player-edit", tournament.slug, keep.pk)
+        return render(request, "console/player_merge.html", context, status=400)
+    return render(request, "console/player_merge.html", context)

@@ -8,16 +8,24 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import Count, F, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from matches.models import Match
 from matches.names import names_told_apart
+from matches.selectors import device_syncs
 from tournament.models import Entry, Event, Player, PlayerLink, Round, Tournament, User
-from tournament.selectors import tournament_directors, tournaments_directed_by
+from tournament.selectors import (
+    field_count,
+    in_field,
+    tournament_directors,
+    tournaments_directed_by,
+)
 
-MATCH_STATES: list[tuple[str, str]] = list(Match.Status.choices)
+#: The states and their names (translated when shown: lazy).
+MATCH_STATES: list[tuple[str, Any]] = list(Match.Status.choices)
 
 
 @dataclass(frozen=True)
@@ -110,7 +118,7 @@ def check_in_open(event: Event) -> str:
     draw, ``"in"`` in a running Swiss event (late arrivals), ``""`` otherwise."""
     if event.status == Event.Status.REGISTRATION:
         return "both"
-    if event.format == Event.Format.SWISS and event.status != Event.Status.FINISHED:
+    if event.is_swiss and event.status != Event.Status.FINISHED:
         return "in"
     return ""
 
@@ -170,7 +178,9 @@ def match_grid(
     every = list(matches)
     # Namesakes told apart by club, country or seed: the grid shows name1 and name2.
     names = names_told_apart(e for m in every for e in (m.entry1, m.entry2) if e is not None)
+    phones = device_syncs(match_ids=[m.pk for m in every if not m.is_bye])
     for match in every:
+        match.phones = phones.get(match.pk, [])  # type: ignore[attr-defined]
         match.name1 = names.get(match.entry1_id or 0, "")  # type: ignore[attr-defined]
         match.name2 = names.get(match.entry2_id or 0, "")  # type: ignore[attr-defined]
         row = rows.get(match.round_id)
@@ -226,15 +236,16 @@ def tournament_overview(tournament: Tournament) -> list[EventSummary]:
         .annotate(n=Count("id"))
         .values_list("event_id", "status", "n")
     }
-    # The field: neither withdrawn nor on the waiting list nor awaiting approval.
-    off = (Entry.Status.WITHDRAWN, Entry.Status.WAITING, Entry.Status.PENDING)
-    staying = [str(value) for value in Entry.Status.values if value not in off]
+    # The field, as every page and the API count it (``selectors.in_field``).
+    fields = dict(
+        Event.objects.filter(tournament=tournament).annotate(n=field_count()).values_list("pk", "n")
+    )
     summaries = []
     for event in events:
         summaries.append(
             EventSummary(
                 event=event,
-                entries=sum(entry_counts.get((event.pk, s), 0) for s in staying),
+                entries=fields.get(event.pk, 0),
                 checked_in=entry_counts.get((event.pk, str(Entry.Status.CHECKED_IN)), 0),
                 counts=_state_counts(
                     {value: match_counts.get((event.pk, value), 0) for value, _ in MATCH_STATES}
@@ -257,7 +268,10 @@ def registering_events(tournament: Tournament) -> QuerySet[Event]:
         tournament.events.filter(feeds_from__isnull=True)
         .filter(
             Q(status=Event.Status.REGISTRATION)
-            | Q(format=Event.Format.SWISS, status__in=[Event.Status.DRAWN, Event.Status.RUNNING])
+            | Q(
+                format__in=[Event.Format.SWISS, Event.Format.SWISS_ELIMINATION],
+                status__in=[Event.Status.DRAWN, Event.Status.RUNNING],
+            )
         )
         .order_by("position", "id")
     )
@@ -265,7 +279,11 @@ def registering_events(tournament: Tournament) -> QuerySet[Event]:
 
 def pairs_rounds(event: Event) -> bool:
     """Whether the event pairs round by round (Swiss, round robin) rather than drawing a bracket."""
-    return event.format in (Event.Format.SWISS, Event.Format.ROUND_ROBIN)
+    return event.format in (
+        Event.Format.SWISS,
+        Event.Format.SWISS_ELIMINATION,
+        Event.Format.ROUND_ROBIN,
+    )
 
 
 def accepts_entries(event: Event) -> bool:
@@ -277,7 +295,7 @@ def accepts_entries(event: Event) -> bool:
         return False
     if event.status == Event.Status.REGISTRATION:
         return True
-    return event.format == Event.Format.SWISS and event.status != Event.Status.FINISHED
+    return event.is_swiss and event.status != Event.Status.FINISHED
 
 
 def round_progress(event: Event) -> dict[int, tuple[int, int]]:
@@ -392,3 +410,26 @@ def player_of(tournament: Tournament, player_id: int) -> Player:
 def player_entry_in(event: Event, player_id: int) -> Entry:
     """The entry of player ``player_id`` in ``event`` (404 when they are not entered)."""
     return get_object_or_404(Entry.objects.only("pk", "event_id"), event=event, player_id=player_id)
+
+
+def event_field_size(event: Event) -> int:
+    """How many players the event has: its field as every page and the API count it."""
+    return in_field(event.entries.all()).count()
+
+
+def tournament_players(tournament: Tournament) -> list[Player]:
+    """Every player entered in ``tournament`` (any status), by name."""
+    return list(
+        Player.objects.filter(entries__event__tournament=tournament)
+        .distinct()
+        .order_by("name", "pk")
+    )
+
+
+def player_entries_in(tournament: Tournament, player: Player) -> QuerySet[Entry]:
+    """``player``'s entries in ``tournament``, event by event."""
+    return (
+        Entry.objects.filter(event__tournament=tournament, player=player)
+        .select_related("event")
+        .order_by("event__position", "event_id")
+    )

@@ -8,6 +8,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournament.console import forms, selectors
@@ -19,7 +21,7 @@ from tournament.services.side_pools import (
     side_pool_delete,
     side_pool_set_entries,
 )
-from tournament.services.signup import entry_approve
+from tournament.services.signup import entries_approve, entry_approve
 
 
 def _ids(values: list[str]) -> list[int]:
@@ -35,22 +37,53 @@ def entries_bulk(request: AuthenticatedHttpRequest, slug: str, event_slug: str) 
     action = request.POST.get("action", "")
     ids = _ids(request.POST.getlist("entries"))
     back = redirect("console:event", tournament.slug, event.slug)
-    if action == "check-in":
+    if action == "approve":
+        done = call_button_service(
+            request, entries_approve, event=event, entry_ids=ids, by=request.user
+        )
+        if done is not None:
+            messages.success(
+                request,
+                ngettext(
+                    "{done} sign-up approved (entered, or on the waiting list when full); "
+                    "they are emailed.",
+                    "{done} sign-ups approved (entered, or on the waiting list when full); "
+                    "they are emailed.",
+                    done,
+                ).format(done=done)
+                if done
+                else _("None of the ticked players was awaiting approval."),
+            )
+    elif action == "check-in":
         done = call_button_service(
             request, entries_check_in, event=event, entry_ids=ids, by=request.user
         )
         if done is not None:
-            messages.success(request, f"{done} player{'s' if done != 1 else ''} checked in.")
+            messages.success(
+                request,
+                ngettext("{done} player checked in.", "{done} players checked in.", done).format(
+                    done=done
+                ),
+            )
     elif action == "unpaid" or action.removeprefix("paid-") in Entry.Payment.values:
         method = "" if action == "unpaid" else action.removeprefix("paid-")
         done = call_button_service(
             request, entries_mark_paid, event=event, entry_ids=ids, method=method, by=request.user
         )
         if done is not None:
-            how = "not paid" if not method else f"paid ({Entry.Payment(method).label.lower()})"
-            messages.success(request, f"{done} entr{'y' if done == 1 else 'ies'} marked {how}.")
+            how = (
+                _("not paid")
+                if not method
+                else _("paid ({method})").format(method=Entry.Payment(method).label.lower())
+            )
+            messages.success(
+                request,
+                ngettext("{done} entry marked {how}.", "{done} entries marked {how}.", done).format(
+                    done=done, how=how
+                ),
+            )
     else:
-        messages.error(request, "Choose what to do with the ticked players.")
+        messages.error(request, _("Choose what to do with the ticked players."))
     return back
 
 
@@ -65,8 +98,15 @@ def entry_approve_view(
     entry = selectors.entry_of(event, entry_id)
     approved = call_button_service(request, entry_approve, entry=entry, by=request.user)
     if approved is not None:
-        where = "entered" if approved.status == Entry.Status.REGISTERED else "on the waiting list"
-        messages.success(request, f"{entry.player.name} is {where}; they are emailed.")
+        where = (
+            _("entered") if approved.status == Entry.Status.REGISTERED else _("on the waiting list")
+        )
+        messages.success(
+            request,
+            _("{entry_player_name} is {where}; they are emailed.").format(
+                entry_player_name=entry.player.name, where=where
+            ),
+        )
     return redirect(
         f"{reverse('console:event', args=[tournament.slug, event.slug])}#entry-{entry.pk}"
     )
@@ -80,15 +120,40 @@ def side_pool_add(request: AuthenticatedHttpRequest, slug: str, event_slug: str)
     event = selectors.event_of(tournament, event_slug)
     form = forms.SidePoolForm(request.POST)
     if form.is_valid():
+        ids = _ids(request.POST.getlist("entries"))
         pool = call_button_service(
-            request, side_pool_create, event=event, by=request.user, **form.cleaned_data
+            request,
+            side_pool_create,
+            event=event,
+            by=request.user,
+            entry_ids=ids,
+            **form.cleaned_data,
         )
         if pool is not None:
-            messages.success(request, f"Side pool {pool.name} added: tick its players.")
+            if ids:
+                count = len(set(ids))
+                messages.success(
+                    request,
+                    ngettext(
+                        "Side pool {pool_name} added with the {count} ticked player.",
+                        "Side pool {pool_name} added with the {count} ticked players.",
+                        count,
+                    ).format(pool_name=pool.name, count=count),
+                )
+            else:
+                messages.success(
+                    request,
+                    _(
+                        "Side pool {pool_name} added: no player was ticked; tick its players."
+                    ).format(pool_name=pool.name),
+                )
     else:
         for field, errors in form.errors.items():
             label = form.fields[field].label if field in form.fields else ""
-            messages.error(request, f"{label or 'Side pool'}: {errors[0]}")
+            messages.error(
+                request,
+                _("{label}: {error}").format(label=label or _("Side pool"), error=errors[0]),
+            )
     return redirect(f"{reverse('console:event', args=[tournament.slug, event.slug])}#side-pools")
 
 
@@ -105,11 +170,16 @@ def side_pool_players(
         raise Http404
     if request.POST.get("remove"):
         side_pool_delete(pool=pool, by=request.user)
-        messages.success(request, f"Side pool {pool.name} removed.")
+        messages.success(request, _("Side pool {pool_name} removed.").format(pool_name=pool.name))
     else:
         ids = _ids(request.POST.getlist("entries"))
         if call_button_service(
             request, side_pool_set_entries, pool=pool, entry_ids=ids, by=request.user
         ):
-            messages.success(request, f"Side pool {pool.name}: {len(ids)} players.")
+            messages.success(
+                request,
+                _("Side pool {pool_name}: {len_ids} players.").format(
+                    pool_name=pool.name, len_ids=len(ids)
+                ),
+            )
     return redirect(f"{reverse('console:event', args=[tournament.slug, event.slug])}#side-pools")

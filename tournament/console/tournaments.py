@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament.console import forms, selectors
@@ -36,14 +37,19 @@ def home(request: AuthenticatedHttpRequest) -> HttpResponse:
 def tournament_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Create a tournament; its creator directs it."""
     if not user_may_create_tournaments(request.user):
-        raise PermissionDenied("Ask the site's staff to make you a director.")
+        raise PermissionDenied(_("Ask the site's staff to make you a director."))
     form = forms.TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         tournament = call_service(
             form, tournament_create, director=request.user, **form.cleaned_data
         )
         if tournament is not None:
-            messages.success(request, f"{tournament.name} created. Now add its events.")
+            messages.success(
+                request,
+                _("{tournament_name} created. Now add its events.").format(
+                    tournament_name=tournament.name
+                ),
+            )
             return redirect("console:tournament", tournament.slug)
     return render(
         request,
@@ -90,9 +96,10 @@ def tournament_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
             analysis_enabled=data["analysis_enabled"],
             analysis_plies=data["analysis_plies"],
             analysis_public=data["analysis_public"],
+            language=data["language"],
         )
         if saved is not None:
-            messages.success(request, "Tournament settings saved.")
+            messages.success(request, _("Tournament settings saved."))
             return redirect("console:tournament", saved.slug)
     return render(
         request,

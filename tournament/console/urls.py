@@ -35,6 +35,7 @@ urlpatterns = [
         name="link-regenerate",
     ),
     path("t/<slug:slug>/players/<int:player_id>/", players.player_edit, name="player-edit"),
+    path("t/<slug:slug>/players/<int:player_id>/merge/", players.player_merge, name="player-merge"),
     path(
         "t/<slug:slug>/players/<int:player_id>/link-account/",
         players.player_link_account_view,
@@ -112,10 +113,22 @@ urlpatterns = [
     path(
         "t/<slug:slug>/events/<slug:event_slug>/rounds/next/", rounds.next_round, name="next-round"
     ),
+    path(
+        "t/<slug:slug>/events/<slug:event_slug>/forbidden-pairs/",
+        rounds.forbidden_pair_new,
+        name="forbidden-pair-new",
+    ),
+    path(
+        "t/<slug:slug>/events/<slug:event_slug>/forbidden-pairs/<int:pair_id>/delete/",
+        rounds.forbidden_pair_delete,
+        name="forbidden-pair-delete",
+    ),
+    path("t/<slug:slug>/events/<slug:event_slug>/end/", rounds.event_end_view, name="event-end"),
     path("t/<slug:slug>/events/<slug:event_slug>/matches/", matches.match_grid, name="matches"),
     path("t/<slug:slug>/matches/<int:match_id>/", matches.match_detail, name="match"),
     path("t/<slug:slug>/matches/<int:match_id>/score/", matches.match_score, name="match-score"),
     path("t/<slug:slug>/matches/<int:match_id>/table/", matches.match_table, name="match-table"),
+    path("t/<slug:slug>/matches/<int:match_id>/bmab/", matches.match_bmab, name="match-bmab"),
     path(
         "t/<slug:slug>/matches/<int:match_id>/analysis/",
         matches.match_analysis_rerun,

@@ -75,6 +75,7 @@ class EventFormat(StrEnum):
     SINGLE_ELIMINATION = "single-elimination"
     DOUBLE_ELIMINATION = "double-elimination"
     SWISS = "swiss"
+    SWISS_ELIMINATION = "swiss-elimination"
     ROUND_ROBIN = "round-robin"
 
 
@@ -205,7 +206,7 @@ def _check_order(order: Sequence[EntrantId] | None, people: Sequence[DrawEntrant
 
 
 def _first_round(event_format: EventFormat, seeding: list[EntrantId]) -> list[Pairing]:
-    if event_format is EventFormat.SWISS:
+    if event_format in (EventFormat.SWISS, EventFormat.SWISS_ELIMINATION):
         return swiss_pairings(seeding).as_pairings()
     if event_format is EventFormat.ROUND_ROBIN:
         return round_robin_round(seeding, 1)

@@ -65,8 +65,12 @@ class Place:
         return ordinal(self.best)
 
 
-def _spans[K: Hashable](keys: Mapping[K, tuple[int, ...]]) -> dict[K, Place]:
-    """Places from sort keys, greater first; equal keys share the places they span."""
+def places_by_key[K: Hashable](keys: Mapping[K, tuple[int, ...]]) -> dict[K, Place]:
+    """Places from sort keys, greater first; equal keys share the places they span.
+
+    >>> {k: str(p) for k, p in places_by_key({"a": (2,), "b": (1,), "c": (1,)}).items()}
+    {'a': '1st', 'b': '2nd-3rd', 'c': '2nd-3rd'}
+    """
     counts: dict[tuple[int, ...], int] = {}
     for key in keys.values():
         counts[key] = counts.get(key, 0) + 1
@@ -97,7 +101,7 @@ def places_by_exit[K: Hashable](exits: Mapping[K, int | None]) -> dict[K, Place]
             code="event-unfinished",
             field="exits",
         )
-    return _spans({k: (1, 0) if stage is None else (0, stage) for k, stage in exits.items()})
+    return places_by_key({k: (1, 0) if stage is None else (0, stage) for k, stage in exits.items()})
 
 
 def places_by_rank[K: Hashable](ranks: Mapping[K, int]) -> dict[K, Place]:
@@ -106,7 +110,7 @@ def places_by_rank[K: Hashable](ranks: Mapping[K, int]) -> dict[K, Place]:
     >>> places_by_rank({"a": 2, "b": 1})
     {'a': Place(best=2, worst=2), 'b': Place(best=1, worst=1)}
     """
-    return _spans({k: (-rank,) for k, rank in ranks.items()})
+    return places_by_key({k: (-rank,) for k, rank in ranks.items()})
 
 
 def places_within[K: Hashable](places: Mapping[K, Place], entrants: Iterable[K]) -> dict[K, Place]:
@@ -122,4 +126,4 @@ def places_within[K: Hashable](places: Mapping[K, Place], entrants: Iterable[K])
     for entrant in chosen:
         if entrant not in places:
             raise FormatError(f"{entrant!r} has no place", code="unknown-entrant", field="entrants")
-    return _spans({k: (-places[k].best,) for k in chosen})
+    return places_by_key({k: (-places[k].best,) for k in chosen})

@@ -20,7 +20,7 @@ seeds allow and their sizes differ by at most one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from tournament.formats.errors import FormatError
@@ -36,6 +36,54 @@ def round_robin_schedule(entrants: Sequence[EntrantId]) -> list[list[Pairing]]:
     players = _check_players(entrants)
     places = len(players) + len(players) % 2
     return [_round(players, number) for number in range(1, places)]
+
+
+def round_robin_apart(
+    entrants: Sequence[EntrantId], apart: Collection[frozenset[EntrantId]]
+) -> tuple[list[list[Pairing]], int]:
+    """``round_robin_schedule(entrants)`` with the pairs of ``apart`` kept out of round 1
+    where they can be: the players are placed on the circle so that round 1 is a
+    pairing with as few of them as possible (everyone still meets everyone: they meet
+    in a later round). Returns the schedule and how many ``apart`` pairs round 1 has.
+
+    >>> round_robin_schedule([1, 2, 3, 4])[0]
+    [(1, 4), (2, 3)]
+    >>> schedule, left = round_robin_apart([1, 2, 3, 4], [frozenset({1, 4})])
+    >>> schedule[0], left, sorted(p for r in schedule for p in r) == sorted(
+    ...     p for r in round_robin_schedule([1, 2, 3, 4]) for p in r)
+    ([(1, 3), (2, 4)], 0, True)
+    """
+    players = _check_players(entrants)
+    if not apart:
+        return round_robin_schedule(players), 0
+    from tournament.formats.pairing import weighted_pairings
+
+    field = set(players)
+    avoid: list[tuple[EntrantId, EntrantId]] = []
+    for pair in apart:
+        if len(pair) == 2 and pair <= field:
+            a, b = sorted(pair)
+            avoid.append((a, b))
+    first = weighted_pairings(players, avoid=avoid)
+    places: list[EntrantId | None] = [None] * (len(players) + len(players) % 2)
+    m = len(places)
+    start = 0
+    if first.bye is not None:
+        places[0], start = first.bye, 1
+    for i, (a, b) in enumerate(first.pairings, start=start):
+        places[i], places[m - 1 - i] = a, b
+    order = [p for p in places if p is not None]
+    seed = {player: k for k, player in enumerate(players)}
+    schedule = []
+    for pairings in round_robin_schedule(order):
+        matches = [
+            (a, b) if seed[a] < seed[b] else (b, a)
+            for a, b in pairings
+            if a is not None and b is not None
+        ]
+        byes = [pair for pair in pairings if pair[0] is None or pair[1] is None]
+        schedule.append(sorted(matches, key=lambda pair: seed[pair[0]]) + byes)
+    return schedule, len(first.avoided)
 
 
 def round_robin_round(entrants: Sequence[EntrantId], number: int) -> list[Pairing]:

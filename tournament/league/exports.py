@@ -224,4 +224,5 @@ def player_calendar(
         entry.add("status", "CONFIRMED")
         entry.add("transp", "TRANSPARENT")
         calendar.add_component(entry)
-    return calendar.to_ical().decode("utf-8")
+    ical: bytes = calendar.to_ical()
+    return ical.decode("utf-8")

@@ -12,12 +12,13 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournament.league import exports
 from tournament.models import Event, Series
-from tournament.pages.caching import Page, cached_page
-from tournament.pages.delivery import page_response
+from tournament.pages.caching import cached_page
+from tournament.pages.delivery import Page, page_response
 from tournament.selectors import players_visible_to
 from tournament.services.notify_prefs import link_notify_set
 from tournament.services.series import series_leaderboard
@@ -36,7 +37,7 @@ def _visible_event(request: HttpRequest, slug: str, event_slug: str) -> Event:
         or user.directed_tournaments.filter(pk=event.tournament_id).exists()
     ):
         return event
-    raise Http404("No such event")
+    raise Http404(_("No such event"))
 
 
 def _download(content: str | bytes, content_type: str, name: str) -> HttpResponse:
@@ -102,18 +103,18 @@ def player_emails(request: HttpRequest, key: str) -> HttpResponse:
     off (no other tournament's). Shows where this tournament writes to them: its contact,
     else the player's own email only as a hint (``a…@example.org``): a link travels on
     printed slips and QR codes, the player's own address is not its holder's to read."""
-    from matches.services.access import link_by_key
+    from matches.access import link_by_key
 
-    link, _ = link_by_key(key=key)
+    link, _entries = link_by_key(key=key)
     saved = False
     if request.method == "POST":
         choice = request.POST.get("notify")
         if choice not in ("on", "off"):
-            return HttpResponse("Choose on or off.", status=400, content_type="text/plain")
+            return HttpResponse(_("Choose on or off."), status=400, content_type="text/plain")
         link = link_notify_set(link=link, notify=choice == "on")
         saved = True
     page = {
-        "title": f"Emails for {link.player.name}",
+        "title": _("Emails for {name}").format(name=link.player.name),
         "content": render_to_string(
             "deadlines/preferences.html",
             {
@@ -145,19 +146,24 @@ def player_claim(request: HttpRequest, key: str) -> HttpResponse:
     from django.contrib import messages
     from django.contrib.auth.views import redirect_to_login
 
+    from matches.access import link_by_key, link_check_live
     from matches.errors import AppError
-    from matches.services.access import link_by_key, link_check_live
     from tournament.services.players import player_account_link
 
-    link, _ = link_by_key(key=key)
+    link, _entries = link_by_key(key=key)
     back = reverse("matches:entry", args=[link.key])
     if not request.user.is_authenticated:
         return redirect_to_login(back)
     try:
         link_check_live(link)
-        player_account_link(player=link.player, user=request.user, link=link)  # type: ignore[arg-type]
+        player_account_link(player=link.player, user=request.user, link=link)
     except AppError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"{link.player.name} is linked to your account.")
+        messages.success(
+            request,
+            _("{link_player_name} is linked to your account.").format(
+                link_player_name=link.player.name
+            ),
+        )
     return HttpResponseRedirect(back)

@@ -4,7 +4,7 @@ A page is stored as a small dict (its title, its body HTML, its live fragment,
 whether its tournament is public), packed by ``delivery.pack``: nothing personal is
 ever cached (a logged-in visitor's header is rendered per request). A result
 accepted for an event bumps that event's version (``tournament.tasks.pages`` and the
-``match_completed`` task), so the next request builds the page afresh. The TTL is
+``advance_match`` task), so the next request builds the page afresh. The TTL is
 only a safety net for changes that bump nothing (a director renaming an event).
 
 If the cache is down the page is built on every request: slower, never wrong.
@@ -17,9 +17,10 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from django.core.cache import cache
+from django.utils import translation
 
 from tournament import page_cache
 from tournament.pages.delivery import Page, pack
@@ -104,25 +105,28 @@ def cached_page(
     build: Callable[[str], Page],
     *parts: object,
     also: Sequence[tuple[str, int | str]] = (),
-    unless: str = "",
-) -> tuple[Page | None, str]:
+) -> tuple[Page, str]:
     """The page ``name`` of ``scope`` ``ident`` and the version token it was built for.
 
+    Each language has its own copy under its own key, all under the same versions.
     ``also`` lists other scopes the page shows (a Main page draws its Consolation):
     bumping any of them rebuilds the page too. ``build(token)`` makes the page on a
     miss; ``parts`` tell variants apart. The token (the versions joined by ``-``) is
     in the page's cache key and is what live fragments poll with. Two cache round
-    trips for a page served from the cache: the versions, then the page. When the
-    token equals ``unless`` (a poller that is up to date) the page is not read: ``None``.
+    trips for a page served from the cache: the versions, then the page (none for the
+    page when this worker kept it in memory). A poller that is up to date still gets
+    the page: whether the caller may see it (its tournament's facts) is decided before
+    the versions are compared, so a private page answers a stranger like a missing one.
     """
     versions = current_versions([(scope, ident), *also])
     token = "-".join(str(v) for v in versions)
     if not all(versions):
         return pack(build("")), ""
-    if unless and token == unless:
-        return None, token
     tail = ":".join(str(p) for p in parts)
-    key = f"page:{name}:{scope}:{ident}:{token}:{tail}"
+    # One copy per language (the request's, tournament.web.language); the versions are
+    # the same for every language, so one bump invalidates them all at once.
+    language = translation.get_language() or "en"
+    key = f"page:{name}:{scope}:{ident}:{token}:{language}:{tail}"
     page = local.get(key)
     if page is not None:
         return page, token
@@ -157,7 +161,7 @@ def _build_once(key: str, make: Callable[[], Page]) -> Page:
             except Exception:
                 break
             if page is not None:
-                return page  # type: ignore[no-any-return]
+                return cast(dict[str, Any], page)
     try:
         page = make()
         try:

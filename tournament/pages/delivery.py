@@ -15,6 +15,7 @@ from __future__ import annotations
 import gzip
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -59,13 +60,23 @@ def _bytes_response(request: HttpRequest, compressed: bytes) -> HttpResponse:
     else:
         response = HttpResponse(gzip.decompress(compressed), content_type=HTML)
     patch_vary_headers(response, ["Accept-Encoding", "Cookie"])
+    return edge_cacheable(request, response)
+
+
+def edge_cacheable(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """Let the proxy in front keep ``response`` for ``EDGE_CACHE_SECONDS`` when it is what
+    every anonymous visitor gets (``X-Accel-Expires``, which nginx reads and never passes
+    on). Only for a page the caller has already found public or visible to everyone:
+    deploy/nginx.conf keys the copy on the URL (the live version included), gzip and the
+    language, and never serves or stores one for a visitor with a session or a message."""
+    seconds = settings.EDGE_CACHE_SECONDS
+    if seconds > 0 and _plainly_anonymous(request):
+        response["X-Accel-Expires"] = str(seconds)
     return response
 
 
 def _plainly_anonymous(request: HttpRequest) -> bool:
     """No session and no pending message: the visitor sees the page as everyone does."""
-    from django.conf import settings
-
     cookies = request.COOKIES
     return settings.SESSION_COOKIE_NAME not in cookies and "messages" not in cookies
 

@@ -14,6 +14,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from matches.models import Match
 from matches.names import names_told_apart
 from tournament.models import Event, Round
@@ -21,9 +24,9 @@ from tournament.public.boxes import Box, Column, Destination, Joins, Line
 from tournament.public.render import columns_html
 
 SECTION_TITLES = {
-    Round.Bracket.MAIN: "Winners bracket",
-    Round.Bracket.LOSERS: "Losers bracket",
-    Round.Bracket.FINAL: "Grand final",
+    Round.Bracket.MAIN: gettext_lazy("Winners bracket"),
+    Round.Bracket.LOSERS: gettext_lazy("Losers bracket"),
+    Round.Bracket.FINAL: gettext_lazy("Grand final"),
 }
 SECTION_ORDER = [Round.Bracket.MAIN, Round.Bracket.LOSERS, Round.Bracket.FINAL]
 
@@ -134,9 +137,8 @@ def round_name(matches_in_round: int, number: int) -> str:
     >>> [round_name(n, 9) for n in (1, 2, 4, 8)]
     ['Final', 'Semi-finals', 'Quarter-finals', 'Round 9']
     """
-    return {1: "Final", 2: "Semi-finals", 4: "Quarter-finals"}.get(
-        matches_in_round, f"Round {number}"
-    )
+    names = {1: _("Final"), 2: _("Semi-finals"), 4: _("Quarter-finals")}
+    return names.get(matches_in_round) or _("Round {number}").format(number=number)
 
 
 def _joins(count: int, next_count: int | None) -> Joins:
@@ -162,7 +164,7 @@ def _entry_line(
     names: Mapping[int, str] | None = None,
 ) -> Line:
     if entry is None:
-        return Line(placeholder=placeholder or ("bye" if match.is_bye else ""))
+        return Line(placeholder=placeholder or (_("bye") if match.is_bye else ""))
     done = match.status == Match.Status.COMPLETE and match.winner_id is not None
     won = done and match.winner_id == entry.pk
     lost = done and not won
@@ -202,7 +204,7 @@ def match_box(
         number=match.slot + 1,
         length=match.length,
         status=match.status,
-        status_label=Match.Status(match.status).label,
+        status_label=str(Match.Status(match.status).label),
         is_bye=match.is_bye,
         decision=match.decision
         if match.decision not in ("", Match.Decision.PLAY, Match.Decision.BYE)
@@ -214,7 +216,7 @@ def match_box(
 
 
 def _void_box(number: int, length: int) -> Box:
-    return Box(None, number, length, "void", "Not played", False, "", Line(), Line())
+    return Box(None, number, length, "void", _("Not played"), False, "", Line(), Line())
 
 
 def build(
@@ -268,7 +270,9 @@ def build(
             columns.append(
                 Column(
                     number=rnd.number,
-                    name=rnd.name or _column_name(key, counts[index], rnd.number, following),
+                    name=rnd.display_name
+                    if rnd.name
+                    else _column_name(key, counts[index], rnd.number, following),
                     length=rnd.match_length,
                     status=rnd.status,
                     boxes=boxes,
@@ -276,7 +280,7 @@ def build(
                     fed=index > 0 and columns[-1].joins in ("halves", "same"),
                 )
             )
-        title = SECTION_TITLES[key] if len(grouped) > 1 else ""
+        title = str(SECTION_TITLES[key]) if len(grouped) > 1 else ""
         sections.append(Section(key=key, title=title, columns=tuple(columns)))
     champion = event.champion.player.name if event.champion_id and event.champion else ""
     return Bracket(event=event, sections=tuple(sections), champion=champion, matches=total)
@@ -284,11 +288,13 @@ def build(
 
 def _column_name(key: str, count: int, number: int, following: int | None) -> str:
     if key == Round.Bracket.FINAL:
-        return "Grand final" if number == 1 else "Deciding final"
+        return _("Grand final") if number == 1 else _("Deciding final")
     if key == Round.Bracket.LOSERS:
-        return "Losers final" if count == 1 and following is None else f"Losers round {number}"
+        if count == 1 and following is None:
+            return _("Losers final")
+        return _("Losers round {number}").format(number=number)
     if following is not None and following == count:
-        return f"Round {number}"
+        return _("Round {number}").format(number=number)
     return round_name(count, number)
 
 
@@ -345,8 +351,12 @@ def _replace_boxes(column: Column, boxes: Sequence[Box], joins: Joins, fed: bool
 
 
 def _sheet_title(section: Section, columns: Sequence[Column], block: tuple[int, int] | None) -> str:
-    span = columns[0].name if len(columns) == 1 else f"{columns[0].name} to {columns[-1].name}"
+    span = (
+        columns[0].name
+        if len(columns) == 1
+        else _("{first} to {last}").format(first=columns[0].name, last=columns[-1].name)
+    )
     head = f"{section.title}: " if section.title else ""
     if block is None:
         return f"{head}{span}"
-    return f"{head}{span}, part {block[0] + 1} of {block[1]}"
+    return f"{head}{span}, " + _("part {part} of {parts}").format(part=block[0] + 1, parts=block[1])

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+
 from matches.models import Match
 from matches.selectors import entry_matches
 from tournament.models import Entry
@@ -32,14 +35,18 @@ def entry_finished(*, entry: Entry) -> FinishedEntry:
     sheet = event_final(entry.event)
     row = sheet.row_of(entry.pk) if sheet is not None else None
     if sheet is None or row is None:
-        place = "withdrew" if entry.status == Entry.Status.WITHDRAWN else ""
+        place = _("withdrew") if entry.status == Entry.Status.WITHDRAWN else ""
     else:
-        joint = "joint " if row.place.shared else ""
-        place = f"{joint}{row.place} of {len(sheet.rows)}"
+        if row.place.shared:
+            place = _("joint {place} of {field}").format(place=row.place, field=len(sheet.rows))
+        else:
+            place = _("{place} of {field}").format(place=row.place, field=len(sheet.rows))
         if entry.event.champion_id == entry.pk:
-            place += ": champion"
+            place += ": " + _("champion")
         if row.prize:
-            place += f" · prize {row.prize:,}"
+            place += " · " + _("prize {prize}").format(
+                prize=number_format(row.prize, force_grouping=True)
+            )
     played = [m for m in matches if not m.is_bye and m.winner_id]
     wins = sum(m.winner_id == entry.pk for m in played)
     return FinishedEntry(entry, matches, place, wins, len(played) - wins)

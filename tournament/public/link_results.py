@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from matches import selectors
-from matches.services.access import EventFinished, link_by_key, link_check_live
+from matches.access import EventFinished, link_by_key, link_check_live
 from tournament.public.finished import entry_finished
 
 

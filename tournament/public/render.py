@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 from tournament.public.boxes import Box, Column, Line
 
@@ -29,7 +30,8 @@ def _line(line: Line, player_url: str) -> str:
     if line.name:
         name = f'<a href="{player_url.format(line.player_id)}">{escape(line.name)}</a>'
         if line.won:
-            name += '<span class="sr-only"> (winner)</span>'
+            winner = escape(_("(winner)"))
+            name += f'<span class="sr-only"> {winner}</span>'
     else:
         name = f'<span class="ph">{escape(line.placeholder or "—")}</span>'
     score = "" if line.score is None else str(line.score)
@@ -41,21 +43,25 @@ def _line(line: Line, player_url: str) -> str:
 
 def _box(box: Box, column: Column, player_url: str, match_url: str) -> str:
     if box.is_void:
+        no_match = escape(_("no match: byes on both lines"))
         return (
             '<div class="match void"><p class="line"><span class="seed"></span>'
-            '<span class="ph">no match: byes on both lines</span></p></div>'
+            f'<span class="ph">{no_match}</span></p></div>'
         )
+    label = _("Match {number} of {round}").format(number=box.number, round=column.name)
+    number = _("M{number}").format(number=box.number)
     foot = [
         f'<a href="{match_url.format(box.match_id)}" class="m-no" '
-        f'aria-label="Match {box.number} of {escape(column.name)}">M{box.number}</a>'
+        f'aria-label="{escape(label)}">{escape(number)}</a>'
     ]
     if box.length != column.length:
-        foot.append(f" · {box.length} pt")
+        foot.append(" · " + escape(_("{length} pt").format(length=box.length)))
     if box.table is not None:
-        foot.append(f' <span class="tbl">Table {box.table}</span>')
+        table = _("Table {table}").format(table=box.table)
+        foot.append(f' <span class="tbl">{escape(table)}</span>')
     if box.live:
-        label = "live" if box.status == "playing" else escape(box.status_label.lower())
-        foot.append(f' <span class="badge live">{label}</span>')
+        badge = _("live") if box.status == "playing" else box.status_label.lower()
+        foot.append(f' <span class="badge live">{escape(badge)}</span>')
     elif box.decision:
         foot.append(f' <span class="badge">{escape(box.decision)}</span>')
     for line in box.lines:
@@ -79,11 +85,14 @@ def columns_html(columns: Iterable[Column]) -> SafeString:
     for column in columns:
         fed = " fed" if column.fed else ""
         name = escape(column.name)
+        label = _("{round}, {length}-point matches").format(round=column.name, length=column.length)
+        title = _("Round {number}").format(number=column.number)
+        short = _("R{number}").format(number=column.number)
+        length = _("{length} pt").format(length=column.length)
         parts.append(
-            f'<section class="round joins-{column.joins}{fed}" '
-            f'aria-label="{name}, {column.length}-point matches">'
-            f'<h4 class="round-head"><span><abbr title="Round {column.number}">R{column.number}</abbr> '
-            f'{name}</span> <span>{column.length} pt</span></h4><ol class="slots">'
+            f'<section class="round joins-{column.joins}{fed}" aria-label="{escape(label)}">'
+            f'<h4 class="round-head"><span><abbr title="{escape(title)}">{escape(short)}</abbr> '
+            f'{name}</span> <span>{escape(length)}</span></h4><ol class="slots">'
         )
         parts.extend(
             f'<li class="slot">{_box(box, column, player_url, match_url)}</li>'

@@ -3,28 +3,44 @@
 
 The sign-up form is a public, unauthenticated POST: CSRF as everywhere, a limit per
 client address (``SIGNUP_RATE``, counted like the login throttle counts addresses), a
-honeypot field that people never see, and every refusal shown at its field.
+honeypot field that people never see, and every refusal shown at its field. It only
+asks: the address typed gets a mail whose link (``/signup/confirm/<token>/``) takes the
+sign-up (``signup_ask``, ``signup_confirm``); the answer is the same whether or not the
+address is in the event already.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from django import forms
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
+from matches.access import link_by_key
 from matches.api.report_throttle import link_rate_limited
-from matches.errors import Invalid
-from matches.services.access import link_by_key
-from tournament.models import Entry, Event, PlayerLink
-from tournament.services.entries import entry_withdraw
+from matches.errors import AppError, Invalid
+from tournament import page_cache
+from tournament.models import Entry, Event, PlayerLink, SignupRequest
 from tournament.services.signup import (
+    CONFIRM_FOR,
     SIGNED,
-    entry_signup,
+    SignedUp,
+    entry_signup_from_link,
+    entry_undo_by_player,
+    entry_withdraw_by_player,
+    signup_ask,
+    signup_confirm,
+    signup_events_for_link,
     signup_open_problem,
 )
 from tournament.services.waiting_list import waiting_position
@@ -35,18 +51,22 @@ HONEYPOT = "website"
 
 
 class SignupForm(forms.Form):
-    name = forms.CharField(label="Your name", max_length=120)
+    name = forms.CharField(label=gettext_lazy("Your name"), max_length=120)
     email = forms.EmailField(
-        label="Email", max_length=254, help_text="Your private link is sent here."
+        label=gettext_lazy("Email"),
+        max_length=254,
+        help_text=gettext_lazy(
+            "We send a link here to confirm your sign-up; then your private link."
+        ),
     )
-    club = forms.CharField(label="Club", max_length=120, required=False)
+    club = forms.CharField(label=gettext_lazy("Club"), max_length=120, required=False)
     country = forms.CharField(
-        label="Country",
+        label=gettext_lazy("Country"),
         max_length=2,
         required=False,
-        help_text="Two-letter code, e.g. DE, FR, US.",
+        help_text=gettext_lazy("Two-letter code, e.g. DE, FR, US."),
     )
-    website = forms.CharField(required=False, label="Leave this empty")
+    website = forms.CharField(required=False, label=gettext_lazy("Leave this empty"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -56,6 +76,36 @@ class SignupForm(forms.Form):
         self.fields[HONEYPOT].widget.attrs.update(tabindex="-1", autocomplete="off")
 
 
+def signups_open(events: Iterable[Event], now: datetime | None = None) -> frozenset[int]:
+    """The ids of ``events`` that take a sign-up now: their pages offer "Sign up"."""
+    now = now or timezone.now()
+    return frozenset(e.pk for e in events if signup_open_problem(e, now) is None)
+
+
+def signups_close_at(events: Iterable[Event]) -> dict[str, Any]:
+    """For a cached page that offers sign-ups: when the first of them closes by its
+    deadline (epoch seconds) and which event it is; ``signups_stale`` reads it back."""
+    now = timezone.now()
+    closing = [
+        (e.signup_deadline.timestamp(), e.pk, e.tournament_id)
+        for e in events
+        if e.signup_deadline is not None and signup_open_problem(e, now) is None
+    ]
+    return {"signup_closes": min(closing)} if closing else {}
+
+
+def signups_stale(page: Any) -> bool:
+    """Whether cached ``page`` still offers a sign-up whose deadline has passed (no query:
+    a deadline passes with the clock, not with a write). If so its pages are marked stale,
+    and the caller fetches the page again, built anew."""
+    closes = page.get("signup_closes") if page else None
+    if not closes or time.time() < closes[0]:
+        return False
+    _closes_at, event_id, tournament_id = closes
+    page_cache.invalidate_event(event_id, tournament_id)
+    return True
+
+
 def _event(slug: str, event_slug: str) -> Event:
     event = (
         Event.objects.select_related("tournament")
@@ -63,7 +113,7 @@ def _event(slug: str, event_slug: str) -> Event:
         .first()
     )
     if event is None:
-        raise Http404("No such event.")
+        raise Http404(_("No such event."))
     return event
 
 
@@ -92,45 +142,90 @@ def signup(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
     if wait is not None:
         form.is_valid()
         form.add_error(
-            None, f"Too many sign-ups from your address: try again in {wait // 60 + 1} minutes."
+            None,
+            _("Too many sign-ups from your address: try again in {wait_60_1} minutes.").format(
+                wait_60_1=wait // 60 + 1
+            ),
         )
         context.update(form=form, **_room(event))
         response = render(request, "public/signup.html", context, status=429)
         response["Retry-After"] = str(wait)
         return response
     if form.is_valid() and form.cleaned_data[HONEYPOT]:
-        form.add_error(None, "This sign-up looks automatic: leave the last field empty.")
+        form.add_error(None, _("This sign-up looks automatic: leave the last field empty."))
     elif form.is_valid():
         data = form.cleaned_data
         try:
-            done = entry_signup(
+            signup_ask(
                 event=event,
                 name=data["name"],
                 email=data["email"],
                 club=data["club"],
                 country=data["country"],
+                language=translation.get_language() or "",
             )
-        except Invalid as err:
+        except (Invalid, AppError) as err:
             field = err.detail.get("field")
             form.add_error(field if field in form.fields else None, err.message)
+            if err.status == 429:
+                context.update(form=form, **_room(event))
+                return render(request, "public/signup.html", context, status=429)
         else:
             return render(
                 request,
-                "public/signup_done.html",
+                "public/signup_check_mail.html",
                 {
                     "event": event,
                     "t": event.tournament,
-                    "entry": done.entry,
-                    "link": done.link,
-                    "position": done.position,
-                    "contact": data["email"],  # as typed: the record's own may be empty
-                    "link_url": request.build_absolute_uri(
-                        reverse("matches:entry", args=[done.link.key])
-                    ),
+                    "email": data["email"],
+                    "hours": int(CONFIRM_FOR.total_seconds() // 3600),
                 },
             )
     context.update(form=form, **_room(event))
     return render(request, "public/signup.html", context, status=400)
+
+
+def _done(request: HttpRequest, done: SignedUp, contact: str) -> HttpResponse:
+    event = done.entry.event
+    return render(
+        request,
+        "public/signup_done.html",
+        {
+            "event": event,
+            "t": event.tournament,
+            "known": done.known,  # someone's record: nothing of it is shown
+            "entry": done.entry,
+            "link": None if done.known else done.link,
+            "position": done.position,
+            "contact": contact,  # as typed: the record's own may be empty
+            "link_url": ""
+            if done.known
+            else request.build_absolute_uri(reverse("matches:entry", args=[done.link.key])),
+        },
+    )
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def signup_confirm_page(request: HttpRequest, token: str) -> HttpResponse:
+    """The link of the sign-up's mail: a button that takes the sign-up (a POST, so that a
+    mail scanner opening the link confirms nothing)."""
+    asked = (
+        SignupRequest.objects.select_related("event__tournament")
+        .filter(token=token, kind=SignupRequest.Kind.CONFIRM, event__tournament__is_public=True)
+        .first()
+    )
+    if asked is None:
+        raise Http404(_("This confirmation link is not valid: sign up again."))
+    context: dict[str, Any] = {"asked": asked, "event": asked.event, "t": asked.event.tournament}
+    if request.method == "POST":
+        try:
+            done = signup_confirm(token=token, language=translation.get_language() or "")
+        except (Invalid, AppError) as err:
+            context["refusal"] = err.message
+            return render(request, "public/signup_confirm.html", context, status=400)
+        return _done(request, done, asked.email)
+    return render(request, "public/signup_confirm.html", context)
 
 
 def _link_entries(link: PlayerLink) -> list[dict[str, Any]]:
@@ -139,11 +234,15 @@ def _link_entries(link: PlayerLink) -> list[dict[str, Any]]:
         .select_related("event")
         .order_by("event__position", "event_id")
     )
+    drawn = Event.Status.REGISTRATION
     return [
         {
             "entry": e,
             "position": waiting_position(e),
-            "can_withdraw": e.status in SIGNED and e.event.status == Event.Status.REGISTRATION,
+            "can_withdraw": e.status in SIGNED and e.event.status == drawn,
+            "can_undo": e.status == Entry.Status.WITHDRAWN
+            and e.withdrawn_by_player
+            and e.event.status == drawn,
         }
         for e in entries
     ]
@@ -152,39 +251,130 @@ def _link_entries(link: PlayerLink) -> list[dict[str, Any]]:
 def _entries_context(link: PlayerLink) -> dict[str, Any]:
     rows = _link_entries(link)
     active = any(r["entry"].status != Entry.Status.WITHDRAWN for r in rows)
-    return {"link": link, "t": link.tournament, "rows": rows, "active": active}
+    return {
+        "link": link,
+        "t": link.tournament,
+        "rows": rows,
+        "active": active,
+        "open_events": signup_events_for_link(link),
+    }
+
+
+def _link_row(link: PlayerLink, entry_id: int) -> dict[str, Any]:
+    row = next((r for r in _link_entries(link) if r["entry"].pk == entry_id), None)
+    if row is None:
+        raise Http404(_("No such entry of yours."))
+    return row
 
 
 @never_cache
 def link_entries(request: HttpRequest, key: str) -> HttpResponse:
-    """The player's entries in the tournament: status, waiting-list place, withdraw."""
+    """The player's entries in the tournament: status, waiting-list place, withdraw (and
+    take it back before the draw), and the other events they may sign up for."""
     link, own = link_by_key(key=key)
     if not own:
         return HttpResponseRedirect(reverse("link-entries", args=[link.key]))
     context = _entries_context(link)
+    done = request.GET.get("done", "")
+    context["done"] = done if done in DONE_TEXTS else ""
+    context["done_text"] = DONE_TEXTS.get(done, "")
     return render(request, "public/link_entries.html", context)
+
+
+#: What the entries page says after an action (``?done=``).
+DONE_TEXTS = {
+    "withdrawn": gettext_lazy("You are withdrawn. Until the draw you can take it back below."),
+    "back": gettext_lazy("Your withdrawal is taken back."),
+    "signed-up": gettext_lazy("You are signed up: see the event below."),
+}
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+@link_rate_limited
+def link_entry_withdraw(request: HttpRequest, key: str, entry_id: int) -> HttpResponse:
+    """The player withdraws one entry before its draw (the first waiting moves up): first
+    a page that asks them to confirm, then the withdrawal (``confirm``)."""
+    link, own = link_by_key(key=key)
+    if not own:
+        return HttpResponseRedirect(reverse("link-entry-withdraw", args=[link.key, entry_id]))
+    row = _link_row(link, entry_id)
+    entry = row["entry"]
+    if not row["can_withdraw"]:
+        return render(
+            request,
+            "public/link_entries.html",
+            {
+                **_entries_context(link),
+                "refusal": _("{event} is drawn: ask the director to withdraw you.").format(
+                    event=entry.event.name
+                )
+                if entry.status in SIGNED
+                else _("You are already out of {event}.").format(event=entry.event.name),
+            },
+            status=400,
+        )
+    if request.method == "GET" or not request.POST.get("confirm"):
+        return render(
+            request,
+            "public/link_withdraw_confirm.html",
+            {"link": link, "t": link.tournament, "entry": entry, "row": row},
+        )
+    try:
+        entry_withdraw_by_player(link=link, entry=entry)
+    except Invalid as err:
+        return render(
+            request,
+            "public/link_entries.html",
+            {**_entries_context(link), "refusal": err.message},
+            status=400,
+        )
+    return HttpResponseRedirect(reverse("link-entries", args=[link.key]) + "?done=withdrawn")
 
 
 @require_POST
 @link_rate_limited
-def link_entry_withdraw(request: HttpRequest, key: str, entry_id: int) -> HttpResponse:
-    """The player withdraws one entry before its draw (the first waiting moves up)."""
-    link, _ = link_by_key(key=key)
-    row = next((r for r in _link_entries(link) if r["entry"].pk == entry_id), None)
-    if row is None:
-        raise Http404("No such entry of yours.")
-    if not row["can_withdraw"]:
-        context = _entries_context(link)
-        context["refusal"] = (
-            f"{row['entry'].event.name} is drawn: ask the director to withdraw you."
-            if row["entry"].status in SIGNED
-            else f"You are already out of {row['entry'].event.name}."
-        )
-        return render(request, "public/link_entries.html", context, status=400)
+def link_entry_undo(request: HttpRequest, key: str, entry_id: int) -> HttpResponse:
+    """The player takes back their own withdrawal, while the event is not drawn."""
+    link, _entries = link_by_key(key=key)
+    row = _link_row(link, entry_id)
     try:
-        entry_withdraw(entry=row["entry"], reason="withdrew from their link")
+        entry_undo_by_player(link=link, entry=row["entry"])
     except Invalid as err:
-        context = _entries_context(link)
-        context["refusal"] = err.message
-        return render(request, "public/link_entries.html", context, status=400)
-    return HttpResponseRedirect(reverse("link-entries", args=[link.key]) + "?withdrawn=1")
+        return render(
+            request,
+            "public/link_entries.html",
+            {**_entries_context(link), "refusal": err.message},
+            status=400,
+        )
+    return HttpResponseRedirect(reverse("link-entries", args=[link.key]) + "?done=back")
+
+
+@require_POST
+@link_rate_limited
+def link_signup(request: HttpRequest, key: str) -> HttpResponse:
+    """The player signs up for another open event of the tournament from their link."""
+    link, _entries = link_by_key(key=key)
+    raw = request.POST.get("event", "")
+    event = (
+        Event.objects.filter(pk=int(raw), tournament_id=link.tournament_id).first()
+        if raw.isdigit() and len(raw) < 12
+        else None
+    )
+    if event is None:
+        return render(
+            request,
+            "public/link_entries.html",
+            {**_entries_context(link), "refusal": _("Choose an event of this tournament.")},
+            status=400,
+        )
+    try:
+        entry_signup_from_link(link=link, event=event)
+    except Invalid as err:
+        return render(
+            request,
+            "public/link_entries.html",
+            {**_entries_context(link), "refusal": err.message},
+            status=400,
+        )
+    return HttpResponseRedirect(reverse("link-entries", args=[link.key]) + "?done=signed-up")

@@ -22,6 +22,7 @@ urlpatterns = [
     ),
     path("t/<slug:slug>/<slug:event_slug>/slips/", views.event_slips, name="public-event-slips"),
     path("t/<slug:slug>/<slug:event_slug>/draws/<int:draw_id>/", views.draw, name="public-draw"),
+    path("signup/confirm/<str:token>/", signup.signup_confirm_page, name="public-signup-confirm"),
     path("matches/<int:match_id>/", views.match, name="public-match"),
     path("matches/<int:match_id>/live/", views.match_live, name="public-match-live"),
     path("players/<int:player_id>/", views.player, name="public-player"),

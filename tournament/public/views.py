@@ -20,9 +20,13 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.formats import date_format, number_format
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from matches import analysis_selectors as analysis
-from matches.services.access import is_director
+from matches.access import user_directs
 from tournament.models import Event, Tournament
 from tournament.pages import delivery
 from tournament.pages.caching import cached_page, lookup
@@ -37,7 +41,9 @@ from tournament.public.selectors import (
     room_board,
     tournament_pages,
 )
+from tournament.public.signup import signups_close_at, signups_open, signups_stale
 from tournament.selectors.final_places import event_final
+from tournament.web.local_time import own_clock
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
 #: Game rows on a match slip (a longer match continues on the back).
@@ -62,6 +68,14 @@ def _render(template: str, context: dict[str, Any], zone: str = "UTC") -> str:
         return render_to_string(template, context)
 
 
+#: What a page answers a visitor who may not see it: what it answers for an object that
+#: does not exist (the selectors' words).
+NO_TOURNAMENT = gettext_lazy("No such tournament")
+NO_EVENT = gettext_lazy("No such event")
+NO_MATCH = gettext_lazy("No such match")
+NO_PAGE = gettext_lazy("No such page")
+
+
 def _can_see(request: HttpRequest, page: Page) -> bool:
     """Public pages for all; a private tournament's pages for its directors and staff."""
     if page.get("public", True):
@@ -74,18 +88,28 @@ def _can_see(request: HttpRequest, page: Page) -> bool:
     return user.directed_tournaments.filter(pk=page["tournament_id"]).exists()
 
 
-def _shell(request: HttpRequest, page: Page | None, version: str) -> HttpResponse:
+def _shell(
+    request: HttpRequest, page: Page | None, version: str, missing: str | Promise = NO_PAGE
+) -> HttpResponse:
+    """The page, or 404 saying ``missing``: what the page's selector says when the object
+    does not exist, so that a hidden one answers exactly like a missing one."""
     if page is None or not _can_see(request, page):
-        raise Http404("No such page")
+        raise Http404(str(missing))
     return delivery.page_response(request, page, version)
 
 
-def _live(request: HttpRequest, page: Page | None, version: str) -> HttpResponse:
-    """The live fragment, or 204 when the caller already has this version (``page`` None)."""
-    if page is None:
-        return HttpResponse(status=204)
-    if not _can_see(request, page):
-        raise Http404("No such page")
+def _live(
+    request: HttpRequest, page: Page | None, version: str, missing: str | Promise = NO_PAGE
+) -> HttpResponse:
+    """The live fragment, or 204 when the caller already has this version.
+
+    Who may see the page is checked first: a private tournament's page answers a
+    stranger 404 for every ``?v=``, exactly like a page that does not exist (comparing
+    the version first told a stranger, trying the small counter, that it existed)."""
+    if page is None or not _can_see(request, page):
+        raise Http404(str(missing))
+    if version and _known(request) == version:
+        return delivery.edge_cacheable(request, HttpResponse(status=204))
     return delivery.live_response(request, page)
 
 
@@ -108,7 +132,7 @@ def home(request: HttpRequest) -> HttpResponse:
         tournaments = list(tournament_pages.public_tournaments())
         today = timezone.localdate()
         return {
-            "title": "Tournaments",
+            "title": _("Tournaments"),
             "content": _render("public/home.html", {"tournaments": tournaments, "today": today}),
         }
 
@@ -116,6 +140,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return _shell(request, page, version)
 
 
+@own_clock
 def tournament(request: HttpRequest, slug: str) -> HttpResponse:
     """A tournament: its events, the schedule of rounds and what is being played now."""
 
@@ -125,30 +150,50 @@ def tournament(request: HttpRequest, slug: str) -> HttpResponse:
         pr = _pr_context(t, event__tournament=t)
         return {
             "title": t.name,
-            "content": _render("public/tournament.html", {"data": data, "t": t, **pr}, t.time_zone),
+            "content": _render(
+                "public/tournament.html",
+                {"data": data, "t": t, "signup_open": signups_open(data.events), **pr},
+                t.time_zone,
+            ),
+            **signups_close_at(data.events),
             **_tournament_facts(t),
         }
 
     page, version = cached_page("tournament", "site", 0, build, slug)
-    return _shell(request, page, version)
+    if signups_stale(page):  # a deadline passed since it was built: built again
+        page, version = cached_page("tournament", "site", 0, build, slug)
+    return _shell(request, page, version, NO_TOURNAMENT)
 
 
 #: Letters a player search needs before it lists anyone, and the most it reads.
 SEARCH_MIN, SEARCH_MAX = 2, 60
 
 
+@own_clock
 def players(request: HttpRequest, slug: str) -> HttpResponse:
-    """Find a player of the tournament by name: ``?q=``. A page of its own without
-    JavaScript; typing in the tournament page's search box (htmx) swaps in the results only.
-    """
+    """The tournament's players (its field, with their events), filtered by name with
+    ``?q=``. A page of its own without JavaScript; typing in its search box, or the
+    tournament page's (htmx), swaps in the list only."""
     query = " ".join(request.GET.get("q", "").split())[:SEARCH_MAX]
 
     def build(version: str) -> Page:
         t = tournament_pages.tournament_by_slug(slug)
-        found = tournament_pages.tournament_players(t, query) if len(query) >= SEARCH_MIN else []
-        context = {"t": t, "q": query, "found": found, "min": SEARCH_MIN}
+        searching = len(query) >= SEARCH_MIN
+        found = tournament_pages.tournament_field(t, query if searching else "")
+        player_url = reverse("public-player", args=[0]).removesuffix("0/")
+        for event in {id(e): e for row in found for e in row.events}.values():
+            event.public_url = reverse("public-event", args=[t.slug, event.slug])  # type: ignore[attr-defined]
+        context = {
+            "t": t,
+            "q": query,
+            "found": found,
+            "min": SEARCH_MIN,
+            "searching": searching,
+            "listing": True,
+            "player_url": player_url,
+        }
         return {
-            "title": f"Players: {t.name}",
+            "title": _("Players: {name}").format(name=t.name),
             "content": _render("public/players.html", {**context, "live": delivery.LIVE_MARK}),
             "live": _render("public/_player_results.html", context),
             **_tournament_facts(t),
@@ -158,15 +203,15 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
     page, version = cached_page("players", "site", 0, build, slug, digest)
     if request.headers.get("HX-Request") == "true":
         if page is None or not _can_see(request, page):
-            raise Http404("No such page")
+            raise Http404(NO_TOURNAMENT)
         response = delivery.live_response(request, page)
     else:
-        response = _shell(request, page, version)
+        response = _shell(request, page, version, NO_TOURNAMENT)
     patch_vary_headers(response, ["HX-Request"])
     return response
 
 
-def _scoreboard_page(slug: str, unless: str = "") -> tuple[Page | None, str]:
+def _scoreboard_page(slug: str) -> tuple[Page | None, str]:
     def build(version: str) -> Page:
         t = tournament_pages.tournament_by_slug(slug)
         context = {
@@ -177,25 +222,27 @@ def _scoreboard_page(slug: str, unless: str = "") -> tuple[Page | None, str]:
         }
         live = _render("public/_scoreboard_live.html", context, t.time_zone)
         return {
-            "title": f"Scoreboard: {t.name}",
+            "title": _("Scoreboard: {name}").format(name=t.name),
             "content": _render("public/scoreboard.html", {**context, "live": delivery.LIVE_MARK}),
             "live": live,
             "body_class": "scoreboard-screen",
             **_tournament_facts(t),
         }
 
-    return cached_page("scoreboard", "site", 0, build, slug, unless=unless)
+    return cached_page("scoreboard", "site", 0, build, slug)
 
 
+@own_clock
 def scoreboard(request: HttpRequest, slug: str) -> HttpResponse:
     """The running matches, big, with each side's match-winning chance: for a screen in the room."""
     page, version = _scoreboard_page(slug)
-    return _shell(request, page, version)
+    return _shell(request, page, version, NO_TOURNAMENT)
 
 
+@own_clock
 def scoreboard_live(request: HttpRequest, slug: str) -> HttpResponse:
-    page, version = _scoreboard_page(slug, _known(request))
-    return _live(request, page, version)
+    page, version = _scoreboard_page(slug)
+    return _live(request, page, version, NO_TOURNAMENT)
 
 
 # --- room board ------------------------------------------------------------------------------
@@ -205,17 +252,16 @@ def scoreboard_live(request: HttpRequest, slug: str) -> HttpResponse:
 BOARD_BUCKET = 60
 
 
-def _board_page(slug: str, event_slug: str, unless: str = "") -> tuple[Page | None, str]:
+def _board_page(slug: str, event_slug: str) -> tuple[Page | None, str]:
     """The board and its version token: the site's version and the minute, so that a
     poller up to date gets 204 within the minute and the whole board each new minute."""
     bucket = int(time.time() // BOARD_BUCKET)
-    known, _, known_bucket = unless.partition(".")
-    if known_bucket != str(bucket):
-        known = ""
 
     def build(version: str) -> Page:
-        t = tournament_pages.tournament_by_slug(slug)
+        # the event first: a missing event of a private tournament and of a missing one
+        # answer the same
         event = event_pages.event_by_slugs(slug, event_slug) if event_slug else None
+        t = tournament_pages.tournament_by_slug(slug)
         live_url = reverse("public-board-live", args=[slug])
         query = f"?event={event_slug}&" if event_slug else "?"
         context = {
@@ -226,15 +272,17 @@ def _board_page(slug: str, event_slug: str, unless: str = "") -> tuple[Page | No
             "live_url": f"{live_url}{query}",
         }
         return {
-            "title": f"Room board: {event.name + ' · ' if event else ''}{t.name}",
+            "title": _("Room board: {name}").format(
+                name=f"{event.name + ' · ' if event else ''}{t.name}"
+            ),
             "content": _render("public/board.html", {**context, "live": delivery.LIVE_MARK}),
             "live": _render("public/_board_live.html", context, t.time_zone),
             "body_class": "room-board",
             **_tournament_facts(t),
         }
 
-    page, token = cached_page("board", "site", 0, build, slug, event_slug, bucket, unless=known)
-    return page, f"{token}.{bucket}"
+    page, token = cached_page("board", "site", 0, build, slug, event_slug, bucket)
+    return page, f"{token}.{bucket}" if token else ""
 
 
 def _board_event(request: HttpRequest) -> str:
@@ -243,15 +291,19 @@ def _board_event(request: HttpRequest) -> str:
     return wanted if wanted and len(wanted) <= 50 and wanted.replace("-", "").isalnum() else ""
 
 
+@own_clock
 def board(request: HttpRequest, slug: str) -> HttpResponse:
     """The room board for a TV or projector: next up with tables, in play, results, round clock."""
-    page, version = _board_page(slug, _board_event(request))
-    return _shell(request, page, version)
+    event_slug = _board_event(request)
+    page, version = _board_page(slug, event_slug)
+    return _shell(request, page, version, NO_EVENT if event_slug else NO_TOURNAMENT)
 
 
+@own_clock
 def board_live(request: HttpRequest, slug: str) -> HttpResponse:
-    page, version = _board_page(slug, _board_event(request), _known(request))
-    return _live(request, page, version)
+    event_slug = _board_event(request)
+    page, version = _board_page(slug, event_slug)
+    return _live(request, page, version, NO_EVENT if event_slug else NO_TOURNAMENT)
 
 
 # --- event -----------------------------------------------------------------------------------
@@ -270,7 +322,7 @@ def _event_id(slug: str, event_slug: str) -> int:
     return _event_ids(slug, event_slug)[0]
 
 
-def _event_page(slug: str, event_slug: str, unless: str = "") -> tuple[Page | None, str]:
+def _event_page(slug: str, event_slug: str) -> tuple[Page | None, str]:
     event_id, *companions = _event_ids(slug, event_slug)
 
     def build(version: str) -> Page:
@@ -283,6 +335,7 @@ def _event_page(slug: str, event_slug: str, unless: str = "") -> tuple[Page | No
             "t": t,
             "final": event_final(event),
             "version": version,
+            "signup_open": event.pk in signups_open([event]),
             "live_url": reverse("public-event-live", args=[slug, event_slug]),
             **_pr_context(t, event=event),
         }
@@ -294,23 +347,32 @@ def _event_page(slug: str, event_slug: str, unless: str = "") -> tuple[Page | No
             ),
             "live": live,
             "body_class": "public wide" if data.bracket else "public",
+            **signups_close_at([event]),
             **_tournament_facts(t),
         }
 
-    return cached_page(
-        "event", "event", event_id, build, also=[("event", c) for c in companions], unless=unless
-    )
+    def fetch() -> tuple[Page | None, str]:
+        return cached_page(
+            "event", "event", event_id, build, also=[("event", c) for c in companions]
+        )
+
+    page, version = fetch()
+    if signups_stale(page):  # its sign-up deadline passed since it was built
+        page, version = fetch()
+    return page, version
 
 
+@own_clock
 def event(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
     """An event: the bracket (with its Consolation and Last Chance beside a Main) or standings."""
     page, version = _event_page(slug, event_slug)
-    return _shell(request, page, version)
+    return _shell(request, page, version, NO_EVENT)
 
 
+@own_clock
 def event_live(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
-    page, version = _event_page(slug, event_slug, _known(request))
-    return _live(request, page, version)
+    page, version = _event_page(slug, event_slug)
+    return _live(request, page, version, NO_EVENT)
 
 
 def _paper(request: HttpRequest) -> str:
@@ -332,14 +394,15 @@ def _print_page(
         }
 
     event_id, *companions = _event_ids(slug, event_slug)
-    page, _ = cached_page(
+    page, _unused = cached_page(
         name, "event", event_id, build, paper, also=[("event", c) for c in companions]
     )
     if page is None or not _can_see(request, page):
-        raise Http404("No such page")
+        raise Http404(NO_EVENT)
     return delivery.standalone_response(request, page)
 
 
+@own_clock
 def event_print(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
     """Bracket sheets to print (``?paper=a4`` or ``letter``), cut to fit a page each."""
 
@@ -357,6 +420,7 @@ def event_print(request: HttpRequest, slug: str, event_slug: str) -> HttpRespons
     return _print_page(request, slug, event_slug, "print_bracket", make)
 
 
+@own_clock
 def event_final_sheet(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
     """A finished event's final sheet to print: places, names, prizes and the pool."""
     return _print_page(
@@ -364,6 +428,7 @@ def event_final_sheet(request: HttpRequest, slug: str, event_slug: str) -> HttpR
     )
 
 
+@own_clock
 def event_slips(request: HttpRequest, slug: str, event_slug: str) -> HttpResponse:
     """Match slips for the matches waiting to be played, to hand to the players. The
     tournament's directors get each player's private link and QR code on them too (never
@@ -375,7 +440,7 @@ def event_slips(request: HttpRequest, slug: str, event_slug: str) -> HttpRespons
 
     if request.user.is_authenticated:
         event = event_pages.event_by_slugs(slug, event_slug)
-        if is_director(user=request.user, tournament_id=event.tournament_id):  # type: ignore[arg-type]
+        if user_directs(request.user, event.tournament_id):
             from tournament.console.slips import director_slips
 
             paper = _paper(request)
@@ -384,6 +449,7 @@ def event_slips(request: HttpRequest, slug: str, event_slug: str) -> HttpRespons
     return _print_page(request, slug, event_slug, "slips", make)
 
 
+@own_clock
 def draw(request: HttpRequest, slug: str, event_slug: str, draw_id: int) -> HttpResponse:
     """A draw's method, random seed and public log, to re-run it."""
     event_id = _event_id(slug, event_slug)
@@ -393,13 +459,13 @@ def draw(request: HttpRequest, slug: str, event_slug: str, draw_id: int) -> Http
         the_draw = event_pages.draw_of(event, draw_id)
         context = {"event": event, "t": event.tournament, "draw": the_draw}
         return {
-            "title": f"Draw of {event.name}",
+            "title": _("Draw of {name}").format(name=event.name),
             "content": _render("public/draw.html", context, event.tournament.time_zone),
             **_tournament_facts(event.tournament),
         }
 
     page, version = cached_page("draw", "event", event_id, build, draw_id)
-    return _shell(request, page, version)
+    return _shell(request, page, version, _("No such draw"))
 
 
 # --- match and player ------------------------------------------------------------------------
@@ -415,7 +481,7 @@ def _pr_context(t: Tournament, **where: Any) -> dict[str, Any]:
     }
 
 
-def _match_page(match_id: int, unless: str = "") -> tuple[Page | None, str]:
+def _match_page(match_id: int) -> tuple[Page | None, str]:
     event_id = int(lookup(f"ids:match:{match_id}", lambda: match_record.match_event_id(match_id)))
 
     def build(version: str) -> Page:
@@ -444,7 +510,7 @@ def _match_page(match_id: int, unless: str = "") -> tuple[Page | None, str]:
             **_tournament_facts(t),
         }
 
-    return cached_page("match", "event", event_id, build, match_id, unless=unless)
+    return cached_page("match", "event", event_id, build, match_id)
 
 
 def _match_title(data: match_record.MatchPage) -> str:
@@ -452,17 +518,25 @@ def _match_title(data: match_record.MatchPage) -> str:
     return " v ".join(names)
 
 
+@own_clock
 def match(request: HttpRequest, match_id: int) -> HttpResponse:
     """A match: score, chances, every game (cube, gammons, doubles, Crawford) and its moves."""
     page, version = _match_page(match_id)
-    return _shell(request, page, version)
+    return _shell(request, page, version, NO_MATCH)
 
 
+@own_clock
 def match_live(request: HttpRequest, match_id: int) -> HttpResponse:
-    page, version = _match_page(match_id, _known(request))
-    return _live(request, page, version)
+    page, version = _match_page(match_id)
+    return _live(request, page, version, NO_MATCH)
 
 
+def _date(when: Any) -> str:
+    """A date in the active language's own format (``DATE_FORMAT``), in local time."""
+    return date_format(timezone.localtime(when), "DATE_FORMAT")
+
+
+@own_clock
 def player(request: HttpRequest, player_id: int) -> HttpResponse:
     """A player: rating and its history, events entered, matches played."""
 
@@ -473,8 +547,12 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
             values = [data.rating_changes[0].rating_before] + [
                 c.rating_after for c in data.rating_changes
             ]
-            labels = ["start"] + [
-                f"{c.created_at:%d %b %Y}: {c.rating_before:.0f} to {c.rating_after:.0f}"
+            labels = [_("start")] + [
+                _("{date}: {before} to {after}").format(
+                    date=_date(c.created_at),
+                    before=f"{c.rating_before:.0f}",
+                    after=f"{c.rating_after:.0f}",
+                )
                 for c in data.rating_changes
             ]
             chart = charts.rating_chart(values, labels)
@@ -484,7 +562,11 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
             pr_chart = charts.rating_chart(
                 [h["pr"] for h in history],
                 [
-                    f"{h['analysed_at']:%d %b %Y}, {h['event_name']}: PR {h['pr']:.2f}"
+                    _("{date}, {event}: PR {pr}").format(
+                        date=_date(h["analysed_at"]),
+                        event=h["event_name"],
+                        pr=number_format(h["pr"], 2),
+                    )
                     for h in history
                 ],
             )

@@ -3,50 +3,71 @@ fixed: it does not grow with the number of players or matches."""
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable
+from collections import Counter, defaultdict
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import (
     Count,
     Exists,
+    IntegerField,
     Min,
     OuterRef,
     Prefetch,
     Q,
     QuerySet,
+    Subquery,
+    Value,
 )
+from django.db.models.functions import Coalesce
+from django.utils.translation import gettext_lazy
 
 from matches.models import Game, Match
 from matches.selectors import matches_query, tournaments_visible_to
+from tournament.formats import elimination_playoff as playoffs
 from tournament.formats import standings as ranking
+from tournament.formats import swiss_elimination as elimination
+from tournament.formats.places import Place
 from tournament.models import Draw, Entry, Event, Player, PlayerLink, Round, Tournament, User
 
-#: Entries that hold no place in the event (a waiting list, a sign-up not approved yet).
-OFF_LIST = (Entry.Status.WAITING, Entry.Status.PENDING)
+#: Entries that hold a place and may still play.
+ACTIVE_STATUSES = (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
+
+#: The formats that take late entries once drawn (``Event.is_swiss``).
+SWISS_FORMATS = (Event.Format.SWISS, Event.Format.SWISS_ELIMINATION)
 
 
 def in_field(entries: QuerySet[Entry]) -> QuerySet[Entry]:
-    """The entries of ``entries`` that make up an event's field: not waiting or pending,
-    and not withdrawn before the draw (a player withdrawn during play had a place)."""
+    """The entries of ``entries`` that make up their event's field: the one definition of
+    "the players of an event" that every page, the console, the API, the standings and
+    the final places count and rank.
+
+    Before the draw, every entry that holds a place (registered or checked in: not
+    waiting, pending or withdrawn). From the draw on, the players the draw placed or a
+    feed brought in (seated in one of the event's matches: a player withdrawn during play
+    had a place, one withdrawn before the draw or left out of it never did); and in a
+    Swiss event (plain or elimination: both take late entries) still under way also the
+    active players its next round pairs (late entries)."""
     seated = Match.objects.filter(Q(entry1=OuterRef("pk")) | Q(entry2=OuterRef("pk")))
-    return entries.exclude(status__in=OFF_LIST).exclude(
-        Q(status=Entry.Status.WITHDRAWN) & ~Exists(seated)
+    active = Q(status__in=ACTIVE_STATUSES)
+    open_swiss = Q(event__format__in=SWISS_FORMATS) & ~Q(event__status=Event.Status.FINISHED)
+    return entries.filter(
+        (Q(event__status=Event.Status.REGISTRATION) & active)
+        | (~Q(event__status=Event.Status.REGISTRATION) & Exists(seated))
+        | (open_swiss & active)
     )
 
 
+def field_count(event_ref: Any = None) -> Coalesce:
+    """The size of the field (``in_field``) of the event ``event_ref`` names (default: the
+    outer query's row, ``OuterRef("pk")``), as a correlated ``COUNT`` to annotate with."""
+    rows = in_field(Entry.objects.filter(event=OuterRef("pk") if event_ref is None else event_ref))
+    counted = rows.order_by().values("event").annotate(n=Count("pk")).values("n")[:1]
+    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
+
+
 # ---- access ---------------------------------------------------------------------------
-
-
-def user_directs(user: User | Any, tournament: Tournament | int) -> bool:
-    """Whether ``user`` may manage ``tournament`` (one of its directors, or staff)."""
-    if user is None or not user.is_authenticated:
-        return False
-    if user.is_staff or user.is_superuser:
-        return True
-    tournament_id = tournament if isinstance(tournament, int) else tournament.pk
-    return Tournament.objects.filter(pk=tournament_id, directors=user).exists()
 
 
 def user_may_create_tournaments(user: User | Any) -> bool:
@@ -103,6 +124,8 @@ def user_may_change_player_identity(user: User | Any, player: Player) -> bool:
         return False
     if user.is_staff or user.is_superuser:
         return True
+    if not Entry.objects.filter(player=player).exists():  # held by no tournament yet
+        return player.created_by_id in (None, user.pk)
     others = Entry.objects.filter(player=player).exclude(event__tournament__directors=user)
     return not others.exists()
 
@@ -117,14 +140,20 @@ def tournament_directors(tournament: Tournament) -> QuerySet[User]:
 
 def players_visible_to(user: User | Any) -> QuerySet[Player]:
     """Players the user may see: those entered in a tournament visible to them, and
-    those entered nowhere yet. A player seen only in private tournaments the user
-    does not direct stays hidden (staff see everyone)."""
+    those entered nowhere yet that the user made (or nobody recorded making). A player
+    seen only in private tournaments the user does not direct stays hidden, and a record
+    no tournament holds yet is its maker's until entered (staff see everyone)."""
     qs = Player.objects.all()
     if user is not None and user.is_authenticated and (user.is_staff or user.is_superuser):
         return qs
     entries = Entry.objects.filter(player=OuterRef("pk"))
     visible = tournaments_visible_to(user).values("pk")
-    return qs.filter(~Exists(entries) | Exists(entries.filter(event__tournament__in=visible)))
+    maker = Q(created_by__isnull=True)
+    if user is not None and user.is_authenticated:
+        maker |= Q(created_by=user)
+    return qs.filter(
+        (~Exists(entries) & maker) | Exists(entries.filter(event__tournament__in=visible))
+    )
 
 
 def player_list(*, q: str = "", user: User | Any = None) -> QuerySet[Player]:
@@ -152,9 +181,7 @@ def event_list(tournament: Tournament) -> QuerySet[Event]:
     """A tournament's events in their order, with the numbers a list shows."""
     return (
         tournament.events.select_related("feeds_from", "champion__player")
-        .annotate(
-            entry_count=Count("entries", filter=~Q(entries__status__in=OFF_LIST), distinct=True)
-        )
+        .annotate(entry_count=field_count())
         .order_by("position", "id")
     )
 
@@ -169,9 +196,7 @@ def event_detail(event_id: int) -> Event:
                 "draws", queryset=Draw.objects.order_by("-created_at")[:1], to_attr="last_draws"
             ),
         )
-        .annotate(
-            entry_count=Count("entries", filter=~Q(entries__status__in=OFF_LIST), distinct=True)
-        )
+        .annotate(entry_count=field_count())
         .get(pk=event_id)
     )
 
@@ -255,6 +280,11 @@ class StandingRow:
     points_for: int = 0
     points_against: int = 0
     columns: dict[str, float] = field(default_factory=dict)
+    status: str | None = None
+    """Swiss elimination: ``alive`` or ``eliminated``."""
+    eliminated_in_round: int | None = None
+    playoff: str | None = None
+    """Swiss elimination, a player of its playoff: ``in``, ``out`` or ``won``."""
 
     @property
     def points_difference(self) -> int:
@@ -262,13 +292,14 @@ class StandingRow:
 
 
 def _results(event: Event) -> tuple[list[Entry], list[Match]]:
-    entries = list(
-        event.entries.exclude(status__in=OFF_LIST).select_related("player").order_by("seed", "id")
-    )
+    """The field and its decided matches (an elimination Swiss: its Swiss rounds only,
+    its playoff places players without changing their records)."""
+    entries = list(in_field(event.entries.all()).select_related("player").order_by("seed", "id"))
+    matches = Match.objects.filter(event=event, status=Match.Status.COMPLETE, winner__isnull=False)
+    if event.is_elimination_swiss:
+        matches = matches.exclude(round__bracket=Round.Bracket.PLAYOFF)
     decided = list(
-        Match.objects.filter(event=event, status=Match.Status.COMPLETE, winner__isnull=False)
-        .order_by("pk")
-        .only(
+        matches.order_by("pk").only(
             "pk",
             "entry1_id",
             "entry2_id",
@@ -283,8 +314,18 @@ def _results(event: Event) -> tuple[list[Entry], list[Match]]:
     return entries, decided
 
 
-#: Tie-breaks a director may choose (``formats.standings``), by name.
-TIEBREAKS = {name: tiebreak.label for name, tiebreak in ranking.TIEBREAKS.items()}
+#: The tie-breaks' labels in the request's language (``formats.standings`` is pure Python
+#: and names them in English).
+TIEBREAK_LABELS = {
+    "wins": gettext_lazy("Wins"),
+    "points_diff": gettext_lazy("Points won minus lost"),
+    "opponents_wins": gettext_lazy("Opponents' wins"),
+    "head_to_head": gettext_lazy("Head to head"),
+}
+#: Tie-breaks a director may choose (``formats.standings``), by name: their labels.
+TIEBREAKS = {
+    name: TIEBREAK_LABELS.get(name, tiebreak.label) for name, tiebreak in ranking.TIEBREAKS.items()
+}
 DEFAULT_TIEBREAKS = ranking.DEFAULT_TIEBREAKS
 
 
@@ -335,7 +376,176 @@ def standings(event: Event) -> list[StandingRow]:
         row.losses = ranked.losses
         row.columns = dict(ranked.values)
         rows.append(row)
+    if event.is_elimination_swiss:
+        rows = _elimination_rows(event, rows)
     return rows
+
+
+@dataclass(frozen=True)
+class EliminationState:
+    """An elimination Swiss as its results stand: each entry's Swiss record, and the
+    playoff's (if one has started) winners by round and each playoff player's round out."""
+
+    records: dict[int, elimination.EliminationRecord]
+    playoff_winners: list[list[int | None]]
+    playoff_exits: dict[int, int | None] | None
+
+
+def elimination_state(event: Event) -> EliminationState:
+    """The Swiss records (main rounds only: 1 query for all of it) and the playoff's
+    state. A withdrawn entry is out in the round it withdrew after, if it was not out
+    before; a withdrawn playoff player still in the playoff goes out below its rounds."""
+    entries = dict(in_field(event.entries.all()).values_list("pk", "status").order_by("pk"))
+    by_round: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
+    playoff: dict[int, dict[int, int]] = defaultdict(dict)
+    last = 0
+    decided = Match.objects.filter(event=event, status=Match.Status.COMPLETE, winner__isnull=False)
+    for number, bracket, slot, winner, one, two, is_bye in decided.values_list(
+        "round__number", "round__bracket", "slot", "winner_id", "entry1_id", "entry2_id", "is_bye"
+    ).order_by("round__number", "pk"):
+        if bracket == Round.Bracket.PLAYOFF:
+            playoff[number][slot] = winner
+            continue
+        last = max(last, number)
+        if winner not in entries:
+            continue
+        loser = None if is_bye else (two if winner == one else one)
+        by_round[number].append((winner, loser if loser in entries else None))
+    rounds = [by_round.get(k, []) for k in range(1, last + 1)]
+    records = elimination.elimination_records(
+        list(entries), rounds, losses_to_eliminate=event.losses_to_eliminate, strict=False
+    )
+    for pk, status in entries.items():
+        record = records[pk]
+        if status == Entry.Status.WITHDRAWN and record.alive:
+            records[pk] = elimination.EliminationRecord(record.wins, record.losses, max(last, 1))
+    winners: list[list[int | None]] = [
+        [by_slot.get(k) for k in range(max(by_slot) + 1)] for _, by_slot in sorted(playoff.items())
+    ]
+    exits: dict[int, int | None] | None = None
+    kind, seeds = (event.playoff or {}).get("kind"), (event.playoff or {}).get("seeds")
+    if kind and seeds:
+        exits = playoffs.playoff_exits(kind, seeds, winners)
+        for pk in exits:
+            if exits[pk] is None and entries.get(pk) == Entry.Status.WITHDRAWN:
+                exits[pk] = 0
+    return EliminationState(records, winners, exits)
+
+
+def elimination_records(event: Event) -> dict[int, elimination.EliminationRecord]:
+    """Each entry's Swiss wins, losses and round of elimination (1 query)."""
+    return elimination_state(event).records
+
+
+def elimination_places_of(
+    event: Event, state: EliminationState | None = None, among: Container[int] | None = None
+) -> dict[int, Place]:
+    """The event's places as things stand (final once it is finished): the playoff's
+    players first, then by the round of elimination and the record; with
+    ``last_loss_cashes`` the players out in the round the field dropped to the places
+    paid share (``formats.swiss_elimination.final_places``). ``among``: the entries to
+    place, the field (an entry registered after the last round never sat down)."""
+    state = state or elimination_state(event)
+    records = state.records
+    if among is not None:
+        records = {pk: record for pk, record in records.items() if pk in among}
+    return elimination.final_places(
+        records,
+        places_paid=event.places_paid,
+        last_loss_cashes=event.last_loss_cashes,
+        playoff=state.playoff_exits,
+    )
+
+
+def _elimination_rows(event: Event, rows: list[StandingRow]) -> list[StandingRow]:
+    """The standings of an elimination Swiss: by final place as things stand (the
+    playoff, the round of elimination, players alive first, then the record), the
+    tie-breaks within."""
+    state = elimination_state(event)
+    records = state.records
+    places = elimination_places_of(event, state, among={row.entry.pk for row in rows})
+    exits = state.playoff_exits or {}
+    for row in rows:
+        record = records[row.entry.pk]
+        row.status = "alive" if record.alive else "eliminated"
+        row.eliminated_in_round = record.eliminated_in_round
+        row.rank = places[row.entry.pk].best
+        if row.entry.pk in exits:
+            row.playoff = _playoff_status(exits, row.entry.pk, event.status)
+    order = {id(row): k for k, row in enumerate(rows)}
+    return sorted(rows, key=lambda row: (row.rank, order[id(row)]))
+
+
+def _playoff_status(exits: dict[int, int | None], pk: int, status: str) -> str:
+    """``in`` (still playing), ``out`` (lost in it) or ``won``."""
+    if exits[pk] is not None:
+        return "out"
+    if status == Event.Status.FINISHED and sum(v is None for v in exits.values()) == 1:
+        return "won"
+    return "in"
+
+
+@dataclass(frozen=True)
+class EliminationCounts:
+    """The room's counts of an elimination Swiss."""
+
+    alive: int
+    cashing: int
+    out: int
+    losses_to_eliminate: int
+
+
+def elimination_counts(event: Event) -> EliminationCounts:
+    records = elimination_records(event)
+    alive = elimination.alive_count(records)
+    cashing = elimination.cashing(
+        records,
+        losses_to_eliminate=event.losses_to_eliminate,
+        places_paid=event.places_paid,
+        last_loss_cashes=event.last_loss_cashes,
+    )
+    return EliminationCounts(alive, cashing, len(records) - alive, event.losses_to_eliminate)
+
+
+@dataclass(frozen=True)
+class EliminationNext:
+    """What an elimination Swiss plays next, for the director's page: the stage
+    (``swiss``, ``three-player``, ``knockout``, ``playoff`` once one has begun, or
+    ``over``), the players alive, and those out in the last Swiss round the director
+    may keep one more round (when the players alive are odd and a Swiss round is next)."""
+
+    stage: str
+    alive: int
+    keepable: list[Entry]
+
+
+def elimination_next(event: Event) -> EliminationNext:
+    """The next stage of an elimination Swiss between rounds (3 queries)."""
+    state = elimination_state(event)
+    alive = elimination.alive_count(state.records)
+    if event.playoff:
+        return EliminationNext("playoff", alive, [])
+    swiss_rounds = event.rounds.filter(bracket=Round.Bracket.MAIN).count()
+    stage = elimination.next_stage(
+        state.records,
+        rounds_played=swiss_rounds,
+        places_paid=event.places_paid if event.playoff_switch and event.places_paid else None,
+        three_player_playoff=event.three_player_playoff,
+        wisconsin_after_rounds=event.wisconsin_after_rounds,
+    )
+    keepable: list[Entry] = []
+    if stage == elimination.SWISS and alive % 2 and swiss_rounds:
+        just_out = [pk for pk, r in state.records.items() if r.eliminated_in_round == swiss_rounds]
+        keepable = list(
+            event.entries.filter(pk__in=just_out, status__in=ACTIVE_STATUSES)
+            .select_related("player")
+            .order_by("player__name", "pk")
+        )
+    return EliminationNext(stage, alive, keepable)
+
+
+#: Entries still entered (not withdrawn, not waiting or pending).
+ACTIVE_STATUSES = (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
 
 
 @dataclass
@@ -346,6 +556,7 @@ class SwissState:
     scores: dict[int, float]
     played: list[tuple[int, int]]
     had_bye: set[int]
+    bye_counts: dict[int, int]
 
 
 def swiss_state(event: Event) -> SwissState:
@@ -355,13 +566,15 @@ def swiss_state(event: Event) -> SwissState:
     ranked = [row.entry.pk for row in rows if row.entry.status in active]
     scores = {row.entry.pk: float(row.wins) for row in rows}
     played: list[tuple[int, int]] = []
-    had_bye: set[int] = set()
+    byes: Counter[int] = Counter()
     for m in Match.objects.filter(event=event).order_by().only("entry1_id", "entry2_id", "is_bye"):
         if m.is_bye:
-            had_bye.update(e for e in (m.entry1_id, m.entry2_id) if e is not None)
+            byes.update(e for e in (m.entry1_id, m.entry2_id) if e is not None)
         elif m.entry1_id is not None and m.entry2_id is not None:
             played.append((m.entry1_id, m.entry2_id))
-    return SwissState(ranked, {e: scores.get(e, 0.0) for e in ranked}, played, had_bye)
+    return SwissState(
+        ranked, {e: scores.get(e, 0.0) for e in ranked}, played, set(byes), dict(byes)
+    )
 
 
 def round_summary(event: Event) -> dict[int, dict[str, int]]:
@@ -387,3 +600,8 @@ def first_game_min(match_ids: Iterable[int]) -> dict[int, int | None]:
         .order_by()
     )
     return {row["match_id"]: row["first"] for row in rows}
+
+
+def numbers_tables(tournament_id: int) -> bool:
+    """Whether the tournament numbers its tables: some match of it has had one."""
+    return Match.objects.filter(event__tournament_id=tournament_id, table__isnull=False).exists()

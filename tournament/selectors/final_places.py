@@ -3,7 +3,10 @@
 Elimination events place by the round each player went out in (``formats.places``):
 single elimination by the round lost; double elimination by the last loss, the losers
 bracket after the main one and the grand final last. A Consolation or Last Chance is an
-event of its own, placed on its own. Swiss and round robin place by their standings.
+event of its own, placed on its own. Swiss and round robin place by their standings;
+an elimination Swiss by its playoff (if one was played), then the round each player
+went out in, then the record (``selectors.elimination_places_of``; with cashing on the
+last loss, the players out in the round the field dropped to the places paid share).
 
 Prizes (``formats.prizes``): the pool is the entry fee of each placed entry paid by
 cash, transfer or online (a waived fee adds nothing; a player never drawn, withdrawn
@@ -17,12 +20,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from matches.models import Match
+from matches.names import tell_apart
 from tournament.formats.places import Place, places_by_exit, places_by_rank, places_within
 from tournament.formats.prizes import payouts, prize_pool
 from tournament.models import Entry, Event, Round, SidePool
-from tournament.selectors import OFF_LIST, standings
+from tournament.selectors import elimination_places_of, in_field, standings
 
-LEAGUES = (Event.Format.SWISS, Event.Format.ROUND_ROBIN)
+LEAGUES = (Event.Format.SWISS, Event.Format.SWISS_ELIMINATION, Event.Format.ROUND_ROBIN)
 #: Payments that bring money into the pool.
 PAYING = (Entry.Payment.CASH, Entry.Payment.TRANSFER, Entry.Payment.ONLINE)
 _STAGE_BASE: dict[str, int] = {
@@ -53,6 +57,34 @@ class SidePoolSheet:
 
 
 @dataclass(frozen=True)
+class Collected:
+    """The entry fees taken by one method: how many, how much."""
+
+    method: str
+    label: str
+    count: int
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class Payments:
+    """Where the event's money went: fees collected by method (and the side pools'
+    stakes), fees refunded to players who withdrew before the draw (or were never
+    drawn), the organiser's added money, prizes paid out, and what is kept (the pools'
+    remainders): ``collected - refunded + added - paid_out == kept``."""
+
+    by_method: list[Collected]
+    waived: int
+    side_stakes: Decimal
+    collected: Decimal
+    refunded: Decimal
+    refunded_to: list[Entry]
+    added: Decimal
+    paid_out: Decimal
+    kept: Decimal
+
+
+@dataclass(frozen=True)
 class FinalSheet:
     """An event's final places, best first, with the pool and what is left of it."""
 
@@ -63,6 +95,7 @@ class FinalSheet:
     paid_out: Decimal = Decimal(0)
     remainder: Decimal = Decimal(0)
     side_pools: list[SidePoolSheet] = field(default_factory=list)
+    payments: Payments | None = None
 
     @property
     def has_prizes(self) -> bool:
@@ -104,10 +137,12 @@ def event_final(event: Event) -> FinalSheet | None:
     if event.status != Event.Status.FINISHED:
         return None
     entries = {
-        e.pk: e
-        for e in event.entries.exclude(status__in=OFF_LIST).select_related("player").order_by("pk")
+        e.pk: e for e in in_field(event.entries.all()).select_related("player").order_by("pk")
     }
-    if event.format in LEAGUES:
+    tell_apart(entries.values())  # ``told``: namesakes told apart on the sheet
+    if event.is_elimination_swiss:
+        places = elimination_places_of(event, among=entries)
+    elif event.format in LEAGUES:
         places = places_by_rank({row.entry.pk: row.rank for row in standings(event)})
     else:
         places = _knockout_places(event, entries)
@@ -116,13 +151,57 @@ def event_final(event: Event) -> FinalSheet | None:
     payout = payouts(
         places, pool=pool, split=event.payout_split or [], unit=max(1, event.prize_unit)
     )
+    placed = [(pk, place) for pk, place in places.items() if pk in entries]
     rows = [
         FinalRow(entries[pk], place, payout.amounts.get(pk))
-        for pk, place in sorted(places.items(), key=lambda kv: (kv[1], entries[kv[0]].player.name))
-        if pk in entries
+        for pk, place in sorted(placed, key=lambda kv: (kv[1], entries[kv[0]].player.name))
     ]
     sides = [_side_pool(side, places, entries, event.prize_unit) for side in event.side_pools.all()]
-    return FinalSheet(event, rows, pool, paid, payout.paid_out, payout.remainder, sides)
+    money = _payments(event, set(places), payout.paid_out, payout.remainder, sides)
+    return FinalSheet(event, rows, pool, paid, payout.paid_out, payout.remainder, sides, money)
+
+
+def _payments(
+    event: Event,
+    placed: set[int],
+    paid_out: Decimal,
+    remainder: Decimal,
+    sides: list[SidePoolSheet],
+) -> Payments:
+    """The event's payments summary (one query: every entry's payment and status)."""
+    fee = event.entry_fee or Decimal(0)
+    labels = dict(Entry.Payment.choices)
+    counts: dict[str, int] = dict.fromkeys(PAYING, 0)
+    waived = 0
+    refunded_to: list[Entry] = []
+    for entry in event.entries.exclude(paid="").select_related("player").order_by("pk"):
+        if entry.paid == Entry.Payment.WAIVED:
+            waived += 1
+            continue
+        counts[entry.paid] = counts.get(entry.paid, 0) + 1
+        if entry.pk not in placed:  # withdrawn before the draw, or never drawn
+            refunded_to.append(entry)
+    by_method = [
+        Collected(method, str(labels.get(method, method)), count, fee * count)
+        for method, count in counts.items()
+        if count
+    ]
+    side_stakes = sum((side.total for side in sides), Decimal(0))
+    collected = sum((c.amount for c in by_method), Decimal(0)) + side_stakes
+    refunded = fee * len(refunded_to)
+    out = paid_out + sum((side.paid_out for side in sides), Decimal(0))
+    kept = remainder + sum((side.remainder for side in sides), Decimal(0))
+    return Payments(
+        by_method,
+        waived,
+        side_stakes,
+        collected,
+        refunded,
+        refunded_to,
+        event.added_money or Decimal(0),
+        out,
+        kept,
+    )
 
 
 def _side_pool(

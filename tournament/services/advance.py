@@ -1,6 +1,6 @@
 """Moving a bracket on after a decided match, and taking such a move back for a correction.
 
-``match_advance`` is what the ``match_completed`` task runs after a match completes:
+``match_advance`` is what the ``advance_match`` task runs after a match completes:
 the winner takes its line in the next match, the loser drops into the Consolation
 (or the losers bracket) or is out, a lone player facing a bye goes through at once,
 the final crowns the event's champion. It is idempotent: ``advanced_at`` is set in
@@ -14,20 +14,24 @@ import datetime as dt
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from matches.errors import Conflict, refuse
+from core.http import RequestMeta
+from matches.access import Actor
+from matches.errors import Conflict, Invalid, refuse
 from matches.models import Game, Match
-from matches.services.access import Actor
 from matches.services.decisions import match_decide_without_play, match_reopen, system_role
-from matches.services.ledger import RequestMeta
 from matches.signals import announce_match_changed
+from tournament import outbox
+from tournament.formats.feed_in import FromLoser, FromWinner
+from tournament.formats.slots import MatchRef
 from tournament.models import Entry, Event, Round
-from tournament.selectors.brackets import Outcome, Router, Seat
+from tournament.selectors.brackets import Outcome, Router, Seat, feed_in
 from tournament.services.auto_start import round_open, starts_each_match
 from tournament.services.common import ACTIVE, event_lock
 from tournament.services.player_links import player_link_ensure
 from tournament.services.tables import opened_tables_on_commit
-from tournament.signals import announce_matches_ready
+from tournament.signals import announce_matches_ready, announce_notices_stale
 
 #: The match fields a walkover decided by the one writer changes (copied to the mover's row).
 WALKOVER_FIELDS = (
@@ -40,7 +44,7 @@ WALKOVER_FIELDS = (
     "started_at",
     "updated_at",
 )
-LEAGUE_FORMATS = (Event.Format.SWISS, Event.Format.ROUND_ROBIN)
+LEAGUE_FORMATS = (Event.Format.SWISS, Event.Format.SWISS_ELIMINATION, Event.Format.ROUND_ROBIN)
 IN_PLAY = (Match.Status.PLAYING, Match.Status.REPORTED, Match.Status.DISPUTED)
 
 
@@ -70,6 +74,42 @@ def match_advance(*, match_id: int) -> list[int]:
     return mover.ready
 
 
+def matches_advance(*, match_ids: list[int]) -> list[int]:
+    """Move the brackets on after many complete matches at once (the outbox's batch of
+    ``advance_match``): per event, one transaction, one lock, one round check and one
+    page bump. Idempotent like ``match_advance``; returns the ids of matches made ready."""
+    by_event: dict[int, list[int]] = {}
+    for match_id, event_id in (
+        Match.objects.filter(pk__in=match_ids, status=Match.Status.COMPLETE, advanced_at=None)
+        .order_by("pk")
+        .values_list("pk", "event_id")
+    ):
+        by_event.setdefault(event_id, []).append(match_id)
+    ready: list[int] = []
+    for event_id, ids in sorted(by_event.items()):
+        with transaction.atomic():
+            event_lock(event_id)  # before the matches: see ``event_lock``
+            matches = list(
+                Match.objects.select_for_update(of=("self",), no_key=True)
+                .select_related("round", "event")
+                .filter(pk__in=ids, status=Match.Status.COMPLETE, advanced_at=None)
+                .order_by("pk")
+            )
+            if not matches:
+                continue
+            mover = BracketMover()
+            mover.adopt(matches[0].event)  # locked above by ``event_lock``
+            league = matches[0].event.format in LEAGUE_FORMATS
+            for match in matches:
+                if not league:  # a move earlier in this pass may have settled it already
+                    match.refresh_from_db(fields=["status", "advanced_at", "winner"])
+                if match.status == Match.Status.COMPLETE and match.advanced_at is None:
+                    mover.advance(match)
+            mover.finish()
+        ready += mover.ready
+    return ready
+
+
 def entry_reactivate_status(entry: Entry) -> str:
     """The status an entry returns to when a correction puts it back in play."""
     return Entry.Status.CHECKED_IN if entry.checked_in_at else Entry.Status.REGISTERED
@@ -85,6 +125,8 @@ class BracketMover:
         self._events: dict[int, Event] = {}
         self._rounds: set[int] = set()
         self._changed: dict[int, int] = {}
+        self._advanced: dict[int, int] = {}
+        self._taken_back: set[int] = set()
 
     # ---- lookups -------------------------------------------------------------------
 
@@ -144,7 +186,13 @@ class BracketMover:
                         status=Entry.Status.ELIMINATED
                     )
                 if outcome.loser_to is not None:
-                    self.seat(self.entry_in(outcome.loser_to.event_id, loser_id), outcome.loser_to)
+                    if self._withdrawn(loser_id):
+                        # Out of every event of the feed: their line there is nobody's.
+                        self.absent(outcome.loser_to)
+                    else:
+                        self.seat(
+                            self.entry_in(outcome.loser_to.event_id, loser_id), outcome.loser_to
+                        )
             for seat in outcome.void:
                 self.void(self.match_at(seat))
             if outcome.champion:
@@ -153,7 +201,114 @@ class BracketMover:
                 event.save(update_fields=["champion", "status"])
         match.advanced_at = self.now
         match.save(update_fields=["advanced_at", "updated_at"])
-        self.changed(match)
+        self._advanced.setdefault(match.event_id, match.pk)
+        if match.decision in (Match.Decision.WALKOVER, Match.Decision.FORFEIT):
+            # Decided without (finishing) play: a "your next match" of it is off.
+            self._taken_back.add(match.event_id)
+        if event.format not in LEAGUE_FORMATS:
+            # The bracket moved (a seat, an elimination, a champion): its pages changed
+            # again. A league's match only got its mark: the result's own commit bumped
+            # its pages already (``finish`` bumps them when the round closes).
+            self.changed(match)
+
+    @staticmethod
+    def _withdrawn(entry_id: int) -> bool:
+        return Entry.objects.filter(pk=entry_id, status=Entry.Status.WITHDRAWN).exists()
+
+    # ---- lines nobody takes (a withdrawn player's place in a Consolation) -------------
+
+    def _feed_line(self, event: Event, round_number: int, slot: int, position: int) -> object:
+        structure = feed_in(self.router(event.pk).entrants, tuple(event.feed_rounds))
+        fed = structure.match(MatchRef(round_number, slot))
+        return fed.upper if position == 0 else fed.lower
+
+    def line_absent(self, seat: Seat) -> bool:
+        """Whether nobody will take line ``seat`` of a Consolation: a Main bye's, a Main
+        loser's who withdrew, or the winner's of an earlier match here nobody plays."""
+        event = self.event(seat.event_id)
+        source = self._feed_line(event, seat.round, seat.slot, seat.position)
+        if source is None:
+            return True
+        if isinstance(source, FromLoser):
+            if event.feeds_from_id is None:
+                return False
+            main = (
+                Match.objects.filter(
+                    event_id=event.feeds_from_id,
+                    round__bracket=Round.Bracket.MAIN,
+                    round__number=source.match.round,
+                    slot=source.match.index,
+                )
+                .only("entry1_id", "entry2_id", "winner_id", "status", "is_bye")
+                .first()
+            )
+            if main is None or main.status != Match.Status.COMPLETE or main.winner_id is None:
+                return False
+            loser = main.entry2_id if main.winner_id == main.entry1_id else main.entry1_id
+            return loser is None or self._withdrawn(loser)
+        assert isinstance(source, FromWinner)
+        earlier = self.match_at(
+            Seat(event.pk, Round.Bracket.MAIN, source.match.round, source.match.index, 0)
+        )
+        return (
+            earlier.status == Match.Status.COMPLETE and earlier.is_bye and earlier.winner_id is None
+        )
+
+    def absent(self, seat: Seat) -> None:
+        """Nobody will take line ``seat`` (the Main loser it was for has withdrawn): its match
+        becomes a bye for the other line's player (now, or when they arrive), or, when that
+        line is nobody's either, a match nobody plays, whose own winner's line is then
+        nobody's in turn. No entry is made for the withdrawn player, no walkover given."""
+        target = self.match_at(seat)
+        name = "entry1_id" if seat.position == 0 else "entry2_id"
+        if getattr(target, name) is not None or target.status == Match.Status.COMPLETE:
+            return
+        other = target.entry2_id if seat.position == 0 else target.entry1_id
+        other_seat = Seat(seat.event_id, seat.bracket, seat.round, seat.slot, 1 - seat.position)
+        if other is None and self.line_absent(other_seat):
+            self.void(target)
+            onward = self.router(seat.event_id).outcome(
+                bracket=seat.bracket, round_number=seat.round, slot=seat.slot, winner_position=0
+            )
+            if onward.winner_to is not None:
+                self.absent(onward.winner_to)
+            return
+        if not target.is_bye:
+            target.is_bye = True
+            target.save(update_fields=["is_bye", "updated_at"])
+            self.changed(target)
+        self.settle(target)
+
+    def present(self, seat: Seat, *, cascade: bool) -> None:
+        """Line ``seat``, made nobody's by a withdrawal, will be taken after all (the
+        withdrawal is undone): its match is a match again, or a bye in waiting for this
+        line if the other is nobody's; what its bye moved on is taken back first."""
+        target = self.match_at(seat)
+        if not target.is_bye:
+            return
+        other_seat = Seat(seat.event_id, seat.bracket, seat.round, seat.slot, 1 - seat.position)
+        if target.status == Match.Status.COMPLETE and target.winner_id is None:
+            # Nobody's match: it waits for this line's player, a bye for them.
+            target.status = Match.Status.PENDING
+            target.advanced_at = None
+            target.save(update_fields=["status", "advanced_at", "updated_at"])
+            self._reopen_round(target.round)
+            self.changed(target)
+            onward = self.router(seat.event_id).outcome(
+                bracket=seat.bracket, round_number=seat.round, slot=seat.slot, winner_position=0
+            )
+            if onward.winner_to is not None:
+                self.present(onward.winner_to, cascade=cascade)
+            return
+        other = target.entry2_id if seat.position == 0 else target.entry1_id
+        if other is None and self.line_absent(other_seat):
+            return  # a bye in waiting for this line already
+        blocker = self.blocking(target)
+        if blocker is not None and not cascade:
+            raise self.next_match_started(blocker)
+        self.reopen(target, cascade=cascade)  # takes back what its bye moved on
+        target.is_bye = False
+        target.save(update_fields=["is_bye", "updated_at"])
 
     def entry_in(self, event_id: int, entry_id: int) -> int:
         """``entry_id``'s entry in event ``event_id``: itself, or the one a feed creates."""
@@ -186,7 +341,9 @@ class BracketMover:
             return target
         if current is not None or target.status == Match.Status.COMPLETE:
             raise Conflict(
-                f"Match {target.pk} already has a player on that line; reload the bracket.",
+                _(
+                    "Match {target_pk} already has a player on that line; reload the bracket."
+                ).format(target_pk=target.pk),
                 code="slot-taken",
                 match=target.pk,
             )
@@ -253,6 +410,8 @@ class BracketMover:
             if match.pk in self.ready:
                 self.ready.remove(match.pk)
             self.advance(match)
+            # Advanced here, in the transaction that decided it: not again after the commit.
+            outbox.drop(outbox.ADVANCE_TASK, match.pk)
             return
         match.winner_id = winner_id
         match.decision = decision
@@ -292,7 +451,8 @@ class BracketMover:
             return match
         if match.status != Match.Status.COMPLETE:
             return None
-        if not match.is_bye or match.winner_id is None:
+        unplayed = match.is_bye or match.decision == Match.Decision.WALKOVER
+        if not unplayed or match.winner_id is None:
             return match
         if match.advanced_at is None:
             return None
@@ -300,6 +460,19 @@ class BracketMover:
         if outcome.winner_to is None:
             return None
         return self.blocking(self.match_at(outcome.winner_to))
+
+    def next_match_started(self, blocker: Match) -> Invalid:
+        """The refusal of a move that would re-seat ``blocker``, which has started."""
+        return refuse(
+            _(
+                "The next match ({round} of {event}, match {match}) has already started: "
+                "correct it first, or cascade the change to void its results and re-seat it."
+            ).format(
+                round=blocker.round, event=self.event(blocker.event_id).name, match=blocker.pk
+            ),
+            code="next-match-started",
+            match=blocker.pk,
+        )
 
     def retract(self, match: Match, *, cascade: bool) -> None:
         """Take back what advancing ``match`` did (players seated further on, eliminations,
@@ -336,17 +509,14 @@ class BracketMover:
         name = "entry1_id" if seat.position == 0 else "entry2_id"
         entry_id = getattr(target, name)
         if entry_id is None:
+            if target.is_bye and self.event(seat.event_id).feeds_from_id is not None:
+                self.present(seat, cascade=cascade)
             return
         blocker = self.blocking(target)
         if blocker is not None and not cascade:
-            raise refuse(
-                f"The next match ({blocker.round} of {self.event(blocker.event_id).name}, "
-                f"match {blocker.pk}) has already started: correct it first, or cascade the "
-                "change to void its results and re-seat it.",
-                code="next-match-started",
-                match=blocker.pk,
-            )
+            raise self.next_match_started(blocker)
         self.reopen(target, cascade=cascade)
+        self._taken_back.add(target.event_id)
         setattr(target, name, None)
         target.start_score1 = target.start_score2 = 0
         target.score1 = target.score2 = 0
@@ -373,6 +543,7 @@ class BracketMover:
         both = match.entry1_id is not None and match.entry2_id is not None
         started = match.round.status != Round.Status.PENDING
         match_reopen(match, ready=both and started)
+        self._taken_back.add(match.event_id)
         self.changed(match)
 
     def unvoid(self, match: Match) -> None:
@@ -403,6 +574,8 @@ class BracketMover:
             if not round_.matches.exclude(status=Match.Status.COMPLETE).exists():
                 round_.status = Round.Status.COMPLETE
                 round_.save(update_fields=["status"])
+                if round_.event_id in self._advanced:
+                    self._changed.setdefault(round_.event_id, self._advanced[round_.event_id])
                 event = self.event(round_.event_id)
                 if event.format in LEAGUE_FORMATS:
                     league_finish_if_done(event)
@@ -410,3 +583,6 @@ class BracketMover:
             announce_match_changed(match_id, event_id)
         opened_tables_on_commit(self.ready)
         announce_matches_ready(self.ready)
+        # A player taken out of a match (or a match taken back) may have been told of it:
+        # every notice of those events that no longer holds gets its correction.
+        announce_notices_stale(sorted(self._taken_back))

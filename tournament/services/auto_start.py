@@ -14,7 +14,7 @@ from tournament.models import Event, Round
 from tournament.services.tables import opened_tables_on_commit
 from tournament.signals import announce_matches_ready
 
-LEAGUE_FORMATS = (Event.Format.SWISS, Event.Format.ROUND_ROBIN)
+LEAGUE_FORMATS = (Event.Format.SWISS, Event.Format.SWISS_ELIMINATION, Event.Format.ROUND_ROBIN)
 
 
 def starts_each_match(event: Event) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from matches.errors import refuse
 from tournament.models import Entry, Event, Player, User
@@ -40,13 +41,18 @@ def entry_check_in_undo(*, entry: Entry, by: User | None = None) -> Entry:
             return entry
         if entry.status != Entry.Status.CHECKED_IN:
             raise refuse(
-                f"{entry.player} is {entry.get_status_display().lower()}, not checked in.",
+                _("{entry_player} is {entry_get_status_display_lower}, not checked in.").format(
+                    entry_player=entry.player,
+                    entry_get_status_display_lower=entry.get_status_display().lower(),
+                ),
                 code="not-checked-in",
             )
         if entry.event.status != Event.Status.REGISTRATION:
             raise refuse(
-                f"{entry.event.name} is drawn: a check-in can no longer be taken back; "
-                "withdraw the player instead.",
+                _(
+                    "{entry_event_name} is drawn: a check-in can no longer be "
+                    "taken back; withdraw the player instead."
+                ).format(entry_event_name=entry.event.name),
                 code="event-drawn",
             )
         entry.status = Entry.Status.REGISTERED
@@ -75,7 +81,7 @@ def entry_register_player(
     """
     if (player is None) == (not (name or "").strip()):
         raise refuse(
-            "Choose a player or type a new player's name (one of the two).",
+            _("Choose a player or type a new player's name (one of the two)."),
             code="invalid",
             field="name",
         )
@@ -127,7 +133,7 @@ def players_csv_preview(*, data: str | bytes, by: User | None = None) -> CsvPrev
     who is new; saves nothing."""
     rows, errors = parse_rows(decode_text(data))
     if not errors and not rows:
-        errors.append(RowError(2, None, "The file has a header but no players."))
+        errors.append(RowError(2, None, _("The file has a header but no players.")))
     if not errors:
         errors = hidden_rows(rows, by)
     preview = CsvPreview(errors=errors)

@@ -39,11 +39,14 @@ from django.core.mail import EmailMessage, mailers
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from matches.errors import refuse
 from matches.models import Match, Submission
-from tournament.models import Entry, Event, Round
+from tournament.models import Entry, Event, Notice, Round, Tournament
 from tournament.services.player_links import notice_emails
 
 log = logging.getLogger(__name__)
@@ -84,7 +87,7 @@ def round_deadline_set(*, round: Round, deadline: dt.datetime | None) -> Round:
     """Give ``round`` a deadline (an aware datetime, stored in UTC) or take it away."""
     if deadline is not None and timezone.is_naive(deadline):
         raise refuse(
-            "A deadline needs its time zone (e.g. 2030-03-10T20:00+01:00).",
+            _("A deadline needs its time zone (e.g. 2030-03-10T20:00+01:00)."),
             code="invalid",
             field="deadline",
         )
@@ -108,14 +111,27 @@ def local_time(moment: dt.datetime, time_zone: str) -> dt.datetime:
     return moment.astimezone(zone)
 
 
+#: How a deadline is written in each language (Django's date format characters: the
+#: weekday and month names come from Django's own catalogues).
+DEADLINE_FORMATS = {
+    "en": "l j F Y, H:i",
+    "da": "l j. F Y, H:i",
+    "de": "l, j. F Y, H:i",
+    "ja": "Y年n月j日(D) G:i",
+    "tr": "j F Y l, H:i",
+}
+
+
 def format_local(moment: dt.datetime, time_zone: str) -> str:
-    """A deadline as players read it, in the tournament's zone.
+    """A deadline as players read it, in the tournament's zone and the active language.
 
     >>> format_local(dt.datetime(2030, 7, 1, 18, 30, tzinfo=dt.UTC), "America/New_York")
     'Monday 1 July 2030, 14:30 EDT'
     """
     local = local_time(moment, time_zone)
-    return f"{local:%A} {local.day} {local:%B %Y, %H:%M} {local.tzname()}"
+    language = (translation.get_language() or settings.LANGUAGE_CODE).split("-")[0]
+    written = date_format(local, DEADLINE_FORMATS.get(language, DEADLINE_FORMATS["en"]))
+    return f"{written} {local.tzname()}"
 
 
 def _open_with_deadline() -> QuerySet[Match]:
@@ -192,6 +208,7 @@ def match_remind(*, match_id: int, now: dt.datetime) -> int:
             _message(
                 contacts[entry.player_id],
                 "deadlines/reminder",
+                entry.player.language,
                 match=match,
                 entry=entry,
                 opponent=match.entry2 if entry.pk == match.entry1_id else match.entry1,
@@ -225,7 +242,7 @@ def match_deadline_apply(*, match_id: int, now: dt.datetime) -> DeadlineResult:
                 return decided
             reason = _why_flagged(match)
         else:
-            reason = "the event's rule is to flag late matches for the director"
+            reason = gettext_noop("the event's rule is to flag late matches for the director")
         match.flagged = True
         match.save(update_fields=["flagged", "updated_at"])
         _mail_directors(match, reason)
@@ -248,7 +265,9 @@ def _forfeit_rule(match: Match, now: dt.datetime) -> DeadlineResult | None:
         return None
     if match.status == Match.Status.REPORTED:
         _confirm_for_silent_opponent(match)
-        reason = "the opponent did not confirm or dispute the reported result by the deadline"
+        reason = gettext_noop(
+            "the opponent did not confirm or dispute the reported result by the deadline"
+        )
         _mail_players(match, "deadlines/confirmed", reason=reason)
         return DeadlineResult(match.pk, Action.CONFIRMED, reason)
     if match.status not in (Match.Status.READY, Match.Status.PLAYING):
@@ -256,34 +275,42 @@ def _forfeit_rule(match: Match, now: dt.datetime) -> DeadlineResult | None:
     reporters = _reporters(match)
     if len(reporters) != 1:
         return None
-    from tournament.services.results import match_forfeit
+    from tournament.services.results import match_award
 
     (present,) = reporters
     winner, loser = (
         (match.entry1, match.entry2) if present == match.entry1_id else (match.entry2, match.entry1)
     )
-    reason = f"{loser.player.name} did not report or answer by the round's deadline"
-    match_forfeit(match=match, winner=winner, reason=reason)
-    _mail_players(match, "deadlines/forfeited", reason=reason, winner=winner, loser=loser)
+    reason = LATE.format(player=loser.player.name)
+    match_award(match=match, winner=winner, decision=Match.Decision.FORFEIT, reason=reason)
+    _mail_players(match, "deadlines/forfeited", reason=LATE, winner=winner, loser=loser)
+    # That mail tells both players the match is decided: it is the correction of their
+    # "your next match" (no second email saying the match is off).
+    Notice.objects.filter(match=match, corrected_at__isnull=True).update(corrected_at=now)
     return DeadlineResult(match.pk, Action.FORFEITED, reason, loser_entry_id=loser.pk)
+
+
+#: Why a late player forfeits (the audit keeps it in English; each email translates it).
+LATE = gettext_noop("{player} did not report or answer by the round's deadline")
 
 
 def _why_flagged(match: Match) -> str:
     if match.entry1 is None or match.entry2 is None:
-        return "a player for this match was still to be decided at the deadline"
+        return gettext_noop("a player for this match was still to be decided at the deadline")
     if match.status == Match.Status.DISPUTED:
-        return "the result is disputed"
+        return gettext_noop("the result is disputed")
     if match.status == Match.Status.PENDING:
-        return "the match had not started by the deadline"
+        return gettext_noop("the match had not started by the deadline")
     if _reporters(match):
-        return "both players reported part of the match, which was not finished"
-    return "neither player reported anything by the deadline"
+        return gettext_noop("both players reported part of the match, which was not finished")
+    return gettext_noop("neither player reported anything by the deadline")
 
 
 def _confirm_for_silent_opponent(match: Match) -> None:
     """Confirm the reported result as the deadline rule, with the reason in the audit trail."""
-    from matches.services.access import Actor, Role
-    from matches.services.ledger import Outcome, RequestMeta, submission_run
+    from core.http import RequestMeta
+    from matches.access import Actor, Role
+    from matches.services.ledger import Outcome, submission_run
 
     def decide(locked: Match, role: Role) -> Outcome:
         locked.status = Match.Status.COMPLETE
@@ -304,10 +331,26 @@ def _confirm_for_silent_opponent(match: Match) -> None:
     )
 
 
-def _message(to: str, template: str, **context: object) -> EmailMessage:
+def _message(to: str, template: str, language: str = "", **context: object) -> EmailMessage:
+    """The email ``template`` to ``to``, written in ``language`` (the recipient's), else
+    in the tournament's."""
     match = context["match"]
     assert isinstance(match, Match)
     tournament = match.event.tournament
+    with translation.override(language or tournament.language or settings.LANGUAGE_CODE):
+        return _render_message(to, template, tournament, **context)
+
+
+def _render_message(
+    to: str, template: str, tournament: Tournament, **context: object
+) -> EmailMessage:
+    match = context["match"]
+    assert isinstance(match, Match)
+    reason = str(context.get("reason") or "")
+    if reason == LATE and isinstance(loser := context.get("loser"), Entry):
+        context["reason"] = _(LATE).format(player=loser.player.name)
+    elif reason:
+        context["reason"] = _(reason)
     context |= {
         "tournament": tournament,
         "event": match.event,
@@ -318,7 +361,12 @@ def _message(to: str, template: str, **context: object) -> EmailMessage:
     }
     subject = render_to_string(f"{template}_subject.txt", context).strip()
     body = render_to_string(f"{template}.txt", context)
-    return EmailMessage(subject=" ".join(subject.split()), body=body, to=[to])
+    return EmailMessage(
+        subject=" ".join(subject.split()),
+        body=body,
+        to=[to],
+        headers={"Content-Language": translation.get_language() or settings.LANGUAGE_CODE},
+    )
 
 
 def _mail_players(match: Match, template: str, **context: object) -> None:
@@ -328,6 +376,7 @@ def _mail_players(match: Match, template: str, **context: object) -> None:
         _message(
             contacts[e.player_id],
             template,
+            e.player.language,
             match=match,
             entry=e,
             opponent=match.entry2 if e.pk == match.entry1_id else match.entry1,
@@ -341,14 +390,17 @@ def _mail_players(match: Match, template: str, **context: object) -> None:
 
 
 def _mail_directors(match: Match, reason: str) -> None:
-    addresses = sorted(
-        {
-            email
-            for email in match.event.tournament.directors.values_list("email", flat=True)
+    addresses = dict(
+        sorted(
+            (email, language)
+            for email, language in match.event.tournament.directors.values_list("email", "language")
             if email
-        }
+        )
     )
     if addresses:
         mailers.default.send_messages(
-            [_message(a, "deadlines/flagged", match=match, reason=reason) for a in addresses]
+            [
+                _message(a, "deadlines/flagged", language, match=match, reason=reason)
+                for a, language in addresses.items()
+            ]
         )

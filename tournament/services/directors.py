@@ -19,6 +19,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
+from django.utils.translation import gettext as _
 
 from matches.errors import refuse
 from tournament.models import Player, Tournament, User
@@ -70,16 +71,22 @@ def _clean_text(value: object, *, field: str, what: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise refuse(f"The {what} must be text.", code="invalid", field=field)
+        raise refuse(_("The {what} must be text.").format(what=what), code="invalid", field=field)
     value = value.strip()
     if len(value) > IDENTIFIER_MAX:
         raise refuse(
-            f"The {what} is too long (at most {IDENTIFIER_MAX} characters).",
+            _("The {what} is too long (at most {IDENTIFIER_MAX} characters).").format(
+                what=what, IDENTIFIER_MAX=IDENTIFIER_MAX
+            ),
             code="invalid",
             field=field,
         )
     if "\x00" in value:
-        raise refuse(f"The {what} holds a character it cannot.", code="invalid", field=field)
+        raise refuse(
+            _("The {what} holds a character it cannot.").format(what=what),
+            code="invalid",
+            field=field,
+        )
     return value
 
 
@@ -95,7 +102,9 @@ def _account_named(identifier: str) -> User | None:
             return found[0]
         if found:
             raise refuse(
-                f"More than one account has the {what} {identifier!r}: give the exact username.",
+                _(
+                    "More than one account has the {what} {identifier!r}: give the exact username."
+                ).format(what=what, identifier=identifier),
                 code="ambiguous",
                 field="username",
             )
@@ -117,9 +126,11 @@ def _new_account(username: str, email: str) -> User:
         field.run_validators(username)
     except ValidationError as err:
         raise refuse(
-            f"No account has the username or email {username!r}, and it cannot be a new "
-            "username: use letters, digits and @ . + - _ only, at most "
-            f"{field.max_length} characters.",
+            _(
+                "No account has the username or email {username!r}, and it "
+                "cannot be a new username: use letters, digits and @ . + - _ "
+                "only, at most {field_max_length} characters."
+            ).format(username=username, field_max_length=field.max_length),
             code="invalid-username",
             field="username",
         ) from err
@@ -128,17 +139,23 @@ def _new_account(username: str, email: str) -> User:
             validate_email(email)
         except ValidationError as err:
             raise refuse(
-                f"{email!r} is not an email address.", code="invalid", field="email"
+                _("{email!r} is not an email address.").format(email=email),
+                code="invalid",
+                field="email",
             ) from err
         if User.objects.filter(email__iexact=email).exists():
             raise refuse(
-                f"Another account already has the email address {email}: add that account "
-                "by its username or email instead.",
+                _(
+                    "Another account already has the email address {email}: add "
+                    "that account by its username or email instead."
+                ).format(email=email),
                 code="email-taken",
                 field="email",
             )
     with integrity_as(
-        f"The username {username!r} was taken just now.", code="username-taken", field="username"
+        _("The username {username} was taken just now.").format(username=repr(username)),
+        code="username-taken",
+        field="username",
     ):
         user = User(username=username, email=email)
         user.set_unusable_password()
@@ -158,7 +175,7 @@ def tournament_director_invite(
     """
     identifier = _clean_text(username, field="username", what="username or email")
     if not identifier:
-        raise refuse("Give a username or an email address.", code="required", field="username")
+        raise refuse(_("Give a username or an email address."), code="required", field="username")
     email = _clean_text(email, field="email", what="email address")
     with transaction.atomic():
         tournament = _locked(tournament)
@@ -213,7 +230,9 @@ def _email_link_on_commit(*, tournament: Tournament, user: User, by: User | None
 def _check_directs(tournament: Tournament, user: User) -> None:
     if not tournament.directors.filter(pk=user.pk).exists():
         raise refuse(
-            f"{user.username} is not a director of {tournament.name}.",
+            _("{user_username} is not a director of {tournament_name}.").format(
+                user_username=user.username, tournament_name=tournament.name
+            ),
             code="not-director",
             field="user",
         )
@@ -227,8 +246,10 @@ def tournament_director_remove(*, tournament: Tournament, user: User, by: User |
         _check_directs(tournament, user)
         if not tournament.directors.exclude(pk=user.pk).exists():
             raise refuse(
-                f"{user.username} is the only director of {tournament.name}: add another "
-                "director first.",
+                _(
+                    "{user_username} is the only director of {tournament_name}: "
+                    "add another director first."
+                ).format(user_username=user.username, tournament_name=tournament.name),
                 code="last-director",
                 field="user",
             )
@@ -263,16 +284,20 @@ def tournament_director_link(
     user.refresh_from_db(fields=["password", "last_login"])
     if user.has_usable_password():
         raise refuse(
-            f"{user.username} has set a password already: they log in with it.",
+            _("{user_username} has set a password already: they log in with it.").format(
+                user_username=user.username
+            ),
             code="has-password",
             field="user",
         )
     if not _may_hold_link(user, by):
         if not user.email:
             raise refuse(
-                f"{user.username} also directs tournaments you do not (or plays with this "
-                "account), and has no email address: only a director of all of them, or "
-                "staff, may see their link.",
+                _(
+                    "{user_username} also directs tournaments you do not (or "
+                    "plays with this account), and has no email address: only a "
+                    "director of all of them, or staff, may see their link."
+                ).format(user_username=user.username),
                 code="link-private",
                 field="user",
             )

@@ -9,19 +9,22 @@ from dataclasses import dataclass
 
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from matches.errors import refuse
 from matches.models import Game, Match, Submission
-from tournament import page_cache
+from tournament import page_cache, pairing_log
 from tournament.formats.draw import Draw as DrawnField
 from tournament.formats.draw import DrawEntrant, make_draw
-from tournament.formats.round_robin import round_robin_schedule
+from tournament.formats.pairing import keep_apart_in_round_one
+from tournament.formats.round_robin import round_robin_apart
+from tournament.formats.single_elimination import first_round
 from tournament.formats.slots import Pairing
-from tournament.models import Draw, Entry, Event, Round, User
+from tournament.models import Draw, Entry, Event, ForbiddenPair, PairingNote, Round, User
 from tournament.selectors.brackets import feed_in
 from tournament.services.auto_start import event_matches_start_ready
 from tournament.services.common import ACTIVE, event_lock, formats_errors
-from tournament.services.rounds import swiss_rounds_default
+from tournament.services.rounds import same_club_pairs, swiss_pair_round, swiss_rounds_default
 from tournament.services.structure import (
     Layout,
     lay_out_consolation,
@@ -81,7 +84,9 @@ def draw_make(
     """
     if method not in METHODS:
         raise refuse(
-            f"Unknown draw method {method!r}: choose random, rating or manual.",
+            _("Unknown draw method {method!r}: choose random, rating or manual.").format(
+                method=method
+            ),
             code="invalid",
             field="method",
         )
@@ -93,19 +98,27 @@ def draw_make(
         entries = _field(event)
         if len(entries) < 2:
             raise refuse(
-                f"{event.name} needs at least 2 players to draw, it has {len(entries)}.",
+                _("{event_name} needs at least 2 players to draw, it has {len_entries}.").format(
+                    event_name=event.name, len_entries=len(entries)
+                ),
                 code="too-few-entrants",
             )
         drawn = _order(event, entries, method=method, seed=seed, order=order)
         seeded = list(drawn.order)
+        apart_swaps = 0
+        if not event.is_swiss and event.format != Event.Format.ROUND_ROBIN:
+            seeded, apart_swaps = _bracket_apart(event, seeded)
         _check_feeds(fed, len(seeded))
         _clear_layout([event, *fed])
         _set_seeds(event, seeded)
         now = timezone.now()
-        if event.format == Event.Format.SWISS:
-            if not event.rounds_planned:
+        if event.is_swiss:
+            if event.format == Event.Format.SWISS and not event.rounds_planned:
                 event.rounds_planned = swiss_rounds_default(len(seeded))
-            _lay_out_league_round(event, 1, drawn.first_round)
+            if _has_prohibitions(event):
+                swiss_pair_round(event=event, number=1, first_round=drawn.first_round, by=by)
+            else:
+                _lay_out_league_round(event, 1, drawn.first_round)
         elif event.format == Event.Format.ROUND_ROBIN:
             _lay_out_round_robin(event, seeded)
         else:
@@ -130,7 +143,14 @@ def draw_make(
             from tournament.services.tables import round_tables_assign
 
             for first in Round.objects.filter(event=event, number=1).order_by("bracket", "pk"):
-                round_tables_assign(round_=first, by=by, waiting_too=True)
+                round_tables_assign(round_=first, by=by, waiting_too=True, tell=False)
+        if apart_swaps:
+            PairingNote.objects.create(
+                event=event,
+                round_number=1,
+                text=pairing_log.draw_swaps(apart_swaps),
+                by=by if by is not None and by.is_authenticated else None,
+            )
         draw = Draw.objects.create(
             event=event,
             method=method,
@@ -146,17 +166,26 @@ def draw_make(
 def _check_drawable(event: Event, fed: list[Event]) -> None:
     if event.feeds_from_id is not None:
         raise refuse(
-            f"{event.name} is laid out with the draw of the event that feeds it.",
+            _("{event_name} is laid out with the draw of the event that feeds it.").format(
+                event_name=event.name
+            ),
             code="fed-event",
         )
     if event.status not in (Event.Status.REGISTRATION, Event.Status.DRAWN):
         raise refuse(
-            f"{event.name} is {event.get_status_display().lower()}: it can no longer be drawn.",
+            _(
+                "{event_name} is {event_get_status_display_lower}: it can no longer be drawn."
+            ).format(
+                event_name=event.name,
+                event_get_status_display_lower=event.get_status_display().lower(),
+            ),
             code="event-running",
         )
     if Round.objects.filter(event__in=[event, *fed]).exclude(status=Round.Status.PENDING).exists():
         raise refuse(
-            f"A round of {event.name} has started: the draw can no longer change.",
+            _("A round of {event_name} has started: the draw can no longer change.").format(
+                event_name=event.name
+            ),
             code="round-started",
         )
 
@@ -182,7 +211,9 @@ def _order(
             unknown = [p for p in order if p not in by_player]
             if unknown:
                 raise refuse(
-                    f"Player(s) {unknown[:10]} are not in the drawn field of {event.name}.",
+                    _("Player(s) {unknown_10} are not in the drawn field of {event_name}.").format(
+                        unknown_10=unknown[:10], event_name=event.name
+                    ),
                     code="bad-order",
                     field="order",
                 )
@@ -194,10 +225,14 @@ def _order(
             missing = [p for p in by_player if p not in set(order)]
             if repeated or missing:
                 problem = (
-                    f"named twice: {repeated[:10]}" if repeated else f"missing: {missing[:10]}"
+                    _("named twice: {ids}").format(ids=repeated[:10])
+                    if repeated
+                    else _("missing: {ids}").format(ids=missing[:10])
                 )
                 raise refuse(
-                    f"The order must name every drawn player once (player ids); {problem}.",
+                    _(
+                        "The order must name every drawn player once (player ids); {problem}."
+                    ).format(problem=problem),
                     code="bad-order",
                     field="order",
                 )
@@ -211,16 +246,18 @@ def _order(
                 )
             ]
     elif order:
-        raise refuse("Only a manual draw takes an order.", code="bad-order", field="order")
+        raise refuse(_("Only a manual draw takes an order."), code="bad-order", field="order")
     if method == "random":
         if seed is None:
             seed = secrets.randbelow(MAX_SEED)
         elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
             raise refuse(
-                f"A draw seed is a whole number from 0 to {MAX_SEED}.", code="invalid", field="seed"
+                _("A draw seed is a whole number from 0 to {MAX_SEED}.").format(MAX_SEED=MAX_SEED),
+                code="invalid",
+                field="seed",
             )
     elif seed is not None:
-        raise refuse("Only a random draw takes a seed.", code="bad-seed", field="seed")
+        raise refuse(_("Only a random draw takes a seed."), code="bad-seed", field="seed")
     with formats_errors():
         return make_draw(
             [entrant[pk] for pk in sorted(entrant)],
@@ -286,6 +323,48 @@ def _clear_layout(events: Sequence[Event]) -> None:
         cursor.execute(f"DELETE FROM {round_table} WHERE event_id IN ({marks})", ids)
 
 
+def _bracket_apart(event: Event, seeded: list[int]) -> tuple[list[int], int]:
+    """A bracket's seeding with its forbidden pairs, and same-club pairs when the event
+    keeps clubs apart in round 1, kept out of round-1 matches where the draw allows
+    (``formats.pairing.keep_apart_in_round_one``)."""
+    entry_of = dict(Entry.objects.filter(pk__in=seeded).values_list("player_id", "pk").order_by())
+    apart = {
+        frozenset((entry_of[a], entry_of[b]))
+        for a, b in event.forbidden_pairs.values_list("player_a_id", "player_b_id")
+        if a in entry_of and b in entry_of
+    }
+    apart |= same_club_pairs(event, seeded)
+    if not apart:
+        return seeded, 0
+    with formats_errors():
+        return keep_apart_in_round_one(seeded, apart, first_round)
+
+
+def _has_prohibitions(event: Event) -> bool:
+    return event.avoid_same_club_first_round or event.forbidden_pairs.exists()
+
+
+def _round_robin_apart(
+    event: Event, entry_ids: Sequence[int]
+) -> tuple[set[frozenset[int]], set[frozenset[int]]]:
+    """The pairs of a round robin that are not played (its absolute prohibitions of
+    every round: everyone else meets everyone), and those kept out of round 1 (every
+    other prohibition, and same-club pairs when the event keeps clubs apart)."""
+    entry_of = dict(
+        Entry.objects.filter(pk__in=list(entry_ids)).values_list("player_id", "pk").order_by()
+    )
+    never: set[frozenset[int]] = set()
+    later: set[frozenset[int]] = set()
+    for a, b, strength, rounds in event.forbidden_pairs.values_list(
+        "player_a_id", "player_b_id", "strength", "rounds"
+    ):
+        if a in entry_of and b in entry_of:
+            pair = frozenset((entry_of[a], entry_of[b]))
+            absolute = strength == ForbiddenPair.Strength.ABSOLUTE
+            (never if absolute and rounds == ForbiddenPair.Rounds.ALL else later).add(pair)
+    return never, (later | same_club_pairs(event, entry_ids)) - never
+
+
 def _lay_out_league_round(event: Event, number: int, pairings: Sequence[Pairing]) -> None:
     """Round ``number`` of a Swiss event from its pairings (a bye as ``(player, None)``)."""
     layout = Layout(event, timezone.now())
@@ -301,8 +380,9 @@ def _lay_out_league_round(event: Event, number: int, pairings: Sequence[Pairing]
 
 def _lay_out_round_robin(event: Event, entry_ids: Sequence[int]) -> None:
     """The whole schedule; whoever faces the bye sits the round out (no match)."""
+    apart, later = _round_robin_apart(event, entry_ids)
     with formats_errors():
-        schedule = round_robin_schedule(entry_ids)
+        schedule, _ = round_robin_apart(entry_ids, later)
     layout = Layout(event, timezone.now())
     for number, pairings in enumerate(schedule, start=1):
         index = layout.round(
@@ -311,7 +391,11 @@ def _lay_out_round_robin(event: Event, entry_ids: Sequence[int]) -> None:
             name=f"Round {number}",
             length=event.length_for_round(number),
         )
-        played = [(a, b) for a, b in pairings if a is not None and b is not None]
+        played = [
+            (a, b)
+            for a, b in pairings
+            if a is not None and b is not None and frozenset((a, b)) not in apart
+        ]
         for slot, (upper, lower) in enumerate(played):
             layout.match(index, slot, entry1_id=upper, entry2_id=lower)
     layout.save()

@@ -16,6 +16,8 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from matches.errors import refuse
 from tournament import page_cache
@@ -34,70 +36,92 @@ from tournament.services.rounds import league_finish_if_done
 #: A parameter of ``event_update`` left as it is.
 KEEP: Any = object()
 
-_DRAWN = "The draw laid out the matches with it."
-_FINISHED = "The event is finished."
-
 
 def event_locked_settings(event: Event) -> dict[str, str]:
-    """The settings of ``event`` that can no longer change, each with the reason.
+    """The settings of ``event`` that can no longer change, each with the reason (in the
+    active language).
 
     Keys are the model's field names; ``event_update`` refuses a new value for any of them.
     """
+    drawn = _("The draw laid out the matches with it.")
     locked: dict[str, str] = {}
     if event.status != Event.Status.REGISTRATION:
         feed = (
-            "The Consolation was laid out from this feed at its Main's draw."
+            _("The Consolation was laid out from this feed at its Main's draw.")
             if event.feeds_from_id
-            else "A drawn event cannot become a Consolation."
+            else _("A drawn event cannot become a Consolation.")
         )
+        same_rule = _("{drawn} The drawn matches are played under this rule.").format(drawn=drawn)
         locked |= {
-            "format": f"{_DRAWN} A bracket cannot change format once drawn.",
-            "kind": "The draw placed the event beside its Main on the public pages.",
-            "crawford": f"{_DRAWN} The drawn matches are played under this rule.",
-            "holland": f"{_DRAWN} The drawn matches are played under this rule.",
+            "format": _("{drawn} A bracket cannot change format once drawn.").format(drawn=drawn),
+            "kind": _("The draw placed the event beside its Main on the public pages."),
+            "crawford": same_rule,
+            "holland": same_rule,
             "feeds_from": feed,
             "feed_rounds": feed,
-            "tiebreaks": "The standings (and Swiss pairings) already rank by them.",
+            "tiebreaks": _("The standings (and Swiss pairings) already rank by them."),
         }
     else:
         feeds = [other.name for other in event.feeds.all()]
         if feeds:
             fed = ", ".join(feeds)
-            locked["format"] = (
-                f"The losers of this event feed {fed}: a feeding event is single elimination."
+            locked["format"] = _(
+                "The losers of this event feed {events}: a feeding event is single elimination."
+            ).format(events=fed)
+            locked["feeds_from"] = _("This event feeds {events}; it cannot be fed itself.").format(
+                events=fed
             )
-            locked["feeds_from"] = f"This event feeds {fed}; it cannot be fed itself."
             locked["feed_rounds"] = locked["feeds_from"]
     if event.format != Event.Format.SWISS and event.status != Event.Status.REGISTRATION:
-        locked["rounds_planned"] = "Only a Swiss event has a set number of rounds."
+        locked["rounds_planned"] = _("Only a Swiss event has a set number of rounds.")
+    if event.status != Event.Status.REGISTRATION:
+        locked["losses_to_eliminate"] = _(
+            "{drawn} Players are already out at this many losses."
+        ).format(drawn=drawn)
+        locked["avoid_same_club_first_round"] = _("Round 1 is paired.")
+    if event.playoff or event.status == Event.Status.FINISHED:
+        reason = (
+            _("The event is finished.")
+            if event.status == Event.Status.FINISHED
+            else _("The playoff has begun.")
+        )
+        locked["three_player_playoff"] = reason
+        locked["wisconsin_after_rounds"] = reason
     if event.status == Event.Status.FINISHED:
         for name in ("match_lengths", "clock", "rounds_planned", "deadline_rule"):
-            locked[name] = _FINISHED
+            locked[name] = _("The event is finished.")
     return locked
 
 
 #: What a refusal calls each setting.
 LABELS = {
-    "name": "The name",
-    "kind": "The kind",
-    "format": "The format",
-    "match_lengths": "The match lengths",
-    "crawford": "The Crawford rule",
-    "holland": "The Holland rule",
-    "rounds_planned": "The number of rounds",
-    "feeds_from": "The feeding event",
-    "feed_rounds": "The feeding rounds",
-    "clock": "The clock",
-    "tiebreaks": "The tie-breaks",
-    "entry_fee": "The entry fee",
-    "payout_split": "The payout split",
-    "deadline_rule": "The deadline rule",
-    "start_matches": "When matches start",
-    "signup": "Sign-up",
-    "signup_deadline": "The sign-up deadline",
-    "entry_cap": "The entry cap",
-    "added_money": "The added money",
-    "prize_unit": "The prize rounding",
+    "name": gettext_lazy("The name"),
+    "kind": gettext_lazy("The kind"),
+    "format": gettext_lazy("The format"),
+    "match_lengths": gettext_lazy("The match lengths"),
+    "crawford": gettext_lazy("The Crawford rule"),
+    "holland": gettext_lazy("The Holland rule"),
+    "rounds_planned": gettext_lazy("The number of rounds"),
+    "feeds_from": gettext_lazy("The feeding event"),
+    "feed_rounds": gettext_lazy("The feeding rounds"),
+    "clock": gettext_lazy("The clock"),
+    "tiebreaks": gettext_lazy("The tie-breaks"),
+    "entry_fee": gettext_lazy("The entry fee"),
+    "payout_split": gettext_lazy("The payout split"),
+    "deadline_rule": gettext_lazy("The deadline rule"),
+    "start_matches": gettext_lazy("When matches start"),
+    "signup": gettext_lazy("Sign-up"),
+    "signup_deadline": gettext_lazy("The sign-up deadline"),
+    "entry_cap": gettext_lazy("The entry cap"),
+    "added_money": gettext_lazy("The added money"),
+    "prize_unit": gettext_lazy("The prize rounding"),
+    "losses_to_eliminate": gettext_lazy("The losses to eliminate"),
+    "places_paid": gettext_lazy("The places paid"),
+    "playoff_switch": gettext_lazy("The playoff switch"),
+    "last_loss_cashes": gettext_lazy("Cashing on the last loss"),
+    "avoid_same_club_first_round": gettext_lazy("Keeping clubs apart in round 1"),
+    "three_player_playoff": gettext_lazy("The three-player playoff"),
+    "wisconsin_after_rounds": gettext_lazy("The Wisconsin ending"),
 }
 
 
@@ -124,6 +148,13 @@ def event_update(
     entry_cap: int | None = KEEP,
     added_money: Decimal = KEEP,
     prize_unit: int = KEEP,
+    losses_to_eliminate: int = KEEP,
+    places_paid: int | None = KEEP,
+    playoff_switch: bool = KEEP,
+    last_loss_cashes: bool = KEEP,
+    avoid_same_club_first_round: bool = KEEP,
+    three_player_playoff: bool = KEEP,
+    wisconsin_after_rounds: int | None = KEEP,
 ) -> Event:
     """Change an event's settings; a parameter not given keeps its value.
 
@@ -154,6 +185,13 @@ def event_update(
         "entry_cap": entry_cap,
         "added_money": added_money,
         "prize_unit": prize_unit,
+        "losses_to_eliminate": losses_to_eliminate,
+        "places_paid": places_paid,
+        "playoff_switch": playoff_switch,
+        "last_loss_cashes": last_loss_cashes,
+        "avoid_same_club_first_round": avoid_same_club_first_round,
+        "three_player_playoff": three_player_playoff,
+        "wisconsin_after_rounds": wisconsin_after_rounds,
     }
     wanted = {field: value for field, value in given.items() if value is not KEEP}
     with transaction.atomic():
@@ -168,7 +206,9 @@ def event_update(
         for field in changed:
             if field in locked:
                 raise refuse(
-                    f"{LABELS[field]} cannot change now: {locked[field]}",
+                    _("{LABELS_field} cannot change now: {locked_field}").format(
+                        LABELS_field=LABELS[field], locked_field=locked[field]
+                    ),
                     code="setting-locked",
                     field=field,
                 )
@@ -192,8 +232,9 @@ def event_update(
             Event.Status.RUNNING,
         ):
             event_matches_start_ready(event=event, now=timezone.now())
-        if "rounds_planned" in changed and event.status == Event.Status.RUNNING:
-            league_finish_if_done(event)
+        ends = {"rounds_planned", "places_paid", "playoff_switch", "three_player_playoff"}
+        if ends & set(changed) and event.status == Event.Status.RUNNING:
+            league_finish_if_done(event)  # the event may be over under its new settings
         if "entry_cap" in changed:  # a higher cap (or none) takes players off the list
             from tournament.services.waiting_list import waiting_promote
 

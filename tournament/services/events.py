@@ -11,10 +11,13 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from matches.errors import AppError, refuse
 from matches.models import Match
 from tournament import page_cache
+from tournament.formats import swiss_elimination as elimination
+from tournament.formats.errors import FormatError
 from tournament.models import Event, Round, Tournament
 
 MAX_LENGTH = 99
@@ -25,7 +28,7 @@ def check_match_lengths(match_lengths: object) -> list[int]:
     """A non-empty list of match lengths (1 to 99 points); the last one repeats."""
     if not isinstance(match_lengths, (list, tuple)) or not match_lengths:
         raise refuse(
-            "Give at least one match length, e.g. [11, 11, 13, 17].",
+            _("Give at least one match length, e.g. [11, 11, 13, 17]."),
             code="invalid",
             field="match_lengths",
         )
@@ -33,8 +36,10 @@ def check_match_lengths(match_lengths: object) -> list[int]:
     for position, value in enumerate(match_lengths, start=1):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_LENGTH:
             raise refuse(
-                f"Match length {position} must be a whole number of points from 1 to "
-                f"{MAX_LENGTH}, not {value!r}.",
+                _(
+                    "Match length {position} must be a whole number of points "
+                    "from 1 to {MAX_LENGTH}, not {value!r}."
+                ).format(position=position, MAX_LENGTH=MAX_LENGTH, value=value),
                 code="invalid",
                 field="match_lengths",
             )
@@ -47,12 +52,14 @@ def check_clock(clock: object) -> list[dict[str, float]]:
     if clock in (None, ""):
         return []
     if not isinstance(clock, (list, tuple)):
-        raise refuse("The clock is a list of per-round settings.", code="invalid", field="clock")
+        raise refuse(_("The clock is a list of per-round settings."), code="invalid", field="clock")
     checked: list[dict[str, float]] = []
     for position, item in enumerate(clock, start=1):
         if not isinstance(item, dict) or set(item) - {"reserve_minutes_per_point", "delay_seconds"}:
             raise refuse(
-                f"Clock setting {position} takes reserve_minutes_per_point and delay_seconds.",
+                _(
+                    "Clock setting {position} takes reserve_minutes_per_point and delay_seconds."
+                ).format(position=position),
                 code="invalid",
                 field="clock",
             )
@@ -61,7 +68,9 @@ def check_clock(clock: object) -> list[dict[str, float]]:
             value = item.get(key, 0)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
                 raise refuse(
-                    f"Clock setting {position}: {key} is a number of 0 or more.",
+                    _("Clock setting {position}: {key} is a number of 0 or more.").format(
+                        position=position, key=key
+                    ),
                     code="invalid",
                     field="clock",
                 )
@@ -82,33 +91,42 @@ def check_feed(
     is possible; ``fed_event_id`` is the Consolation's own id when it exists already."""
     if feeds_from.tournament_id != tournament.pk:
         raise refuse(
-            "An event can only be fed by an event of the same tournament.",
+            _("An event can only be fed by an event of the same tournament."),
             code="bad-feed",
             field="feeds",
         )
     if feeds_from.format != Event.Format.SINGLE_ELIMINATION or feeds_from.feeds_from_id:
         raise refuse(
-            f"Only a single-elimination Main can feed a Consolation; {feeds_from.name!r} is "
-            f"{feeds_from.get_format_display().lower()}"
-            + (" and fed itself." if feeds_from.feeds_from_id else "."),
+            (
+                _(
+                    "Only a single-elimination Main can feed a Consolation; {event} is "
+                    "{format} and fed itself."
+                )
+                if feeds_from.feeds_from_id
+                else _(
+                    "Only a single-elimination Main can feed a Consolation; {event} is {format}."
+                )
+            ).format(event=repr(feeds_from.name), format=feeds_from.get_format_display().lower()),
             code="bad-feed",
             field="feeds",
         )
     if event_format != Event.Format.SINGLE_ELIMINATION:
         raise refuse(
-            "A Consolation fed by a Main is a single-elimination bracket.",
+            _("A Consolation fed by a Main is a single-elimination bracket."),
             code="bad-feed",
             field="format",
         )
     if feeds_from.status != Event.Status.REGISTRATION:
         raise refuse(
-            f"{feeds_from.name!r} is already drawn: create its Consolation before its draw.",
+            _(
+                "{feeds_from_name!r} is already drawn: create its Consolation before its draw."
+            ).format(feeds_from_name=feeds_from.name),
             code="feeds-source-drawn",
             field="feeds",
         )
     if not isinstance(feed_rounds, (list, tuple)) or not feed_rounds:
         raise refuse(
-            "Name the Main rounds whose losers enter, e.g. [1, 2].",
+            _("Name the Main rounds whose losers enter, e.g. [1, 2]."),
             code="bad-fed-rounds",
             field="feeds",
         )
@@ -116,12 +134,18 @@ def check_feed(
     for value in feed_rounds:
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise refuse(
-                f"A fed round is a Main round number (1, 2, ...), not {value!r}.",
+                _("A fed round is a Main round number (1, 2, ...), not {value!r}.").format(
+                    value=value
+                ),
                 code="bad-fed-rounds",
                 field="feeds",
             )
         if value in rounds:
-            raise refuse(f"Round {value} is named twice.", code="bad-fed-rounds", field="feeds")
+            raise refuse(
+                _("Round {value} is named twice.").format(value=value),
+                code="bad-fed-rounds",
+                field="feeds",
+            )
         rounds.append(value)
     taken = {
         number
@@ -131,8 +155,10 @@ def check_feed(
     } & set(rounds)
     if taken:
         raise refuse(
-            f"The losers of round(s) {sorted(taken)} of {feeds_from.name!r} already go to "
-            "another event.",
+            _(
+                "The losers of round(s) {sorted_taken} of "
+                "{feeds_from_name!r} already go to another event."
+            ).format(sorted_taken=sorted(taken), feeds_from_name=feeds_from.name),
             code="bad-fed-rounds",
             field="feeds",
         )
@@ -146,7 +172,7 @@ def check_payout_split(payout_split: Sequence[float] | None) -> list[float]:
         split and sum(split) > 100
     ):
         raise refuse(
-            "The payout split is percentages of the pool, adding up to 100 at most.",
+            _("The payout split is percentages of the pool, adding up to 100 at most."),
             code="invalid",
             field="payout_split",
         )
@@ -156,7 +182,7 @@ def check_payout_split(payout_split: Sequence[float] | None) -> list[float]:
 def check_entry_fee(entry_fee: Decimal | None) -> None:
     """An entry fee is an amount of 0 or more (or none)."""
     if entry_fee is not None and entry_fee < 0:
-        raise refuse("An entry fee cannot be negative.", code="invalid", field="entry_fee")
+        raise refuse(_("An entry fee cannot be negative."), code="invalid", field="entry_fee")
 
 
 #: Event slugs that would hide a page of the tournament (/t/<slug>/scoreboard/ ...).
@@ -167,15 +193,19 @@ def _free_slug(tournament: Tournament, name: str, slug: str) -> str:
     if slug:
         clean = slugify(slug)
         if not clean:
-            raise refuse("A slug is letters, digits and hyphens.", code="invalid", field="slug")
+            raise refuse(_("A slug is letters, digits and hyphens."), code="invalid", field="slug")
         if clean in RESERVED_SLUGS:
             raise refuse(
-                f"The slug {clean!r} names a page of the tournament.",
+                _("The slug {clean!r} names a page of the tournament.").format(clean=clean),
                 code="slug-taken",
                 field="slug",
             )
         if tournament.events.filter(slug=clean).exists():
-            raise refuse(f"The slug {clean!r} is taken.", code="slug-taken", field="slug")
+            raise refuse(
+                _("The slug {clean!r} is taken.").format(clean=clean),
+                code="slug-taken",
+                field="slug",
+            )
         return clean
     base = (slugify(name) or "event")[:40]
     taken = set(tournament.events.values_list("slug", flat=True)) | RESERVED_SLUGS
@@ -204,6 +234,13 @@ def event_create(
     payout_split: Sequence[float] | None = None,
     deadline_rule: str = Event.DeadlineRule.FLAG,
     start_matches: str = Event.StartMatches.BY_ROUND,
+    losses_to_eliminate: int = elimination.DEFAULT_LOSSES,
+    places_paid: int | None = None,
+    playoff_switch: bool = False,
+    last_loss_cashes: bool = False,
+    avoid_same_club_first_round: bool = False,
+    three_player_playoff: bool = False,
+    wisconsin_after_rounds: int | None = None,
 ) -> Event:
     """Create an event. ``feeds_from`` + ``feed_rounds`` make it a Consolation of that Main.
 
@@ -229,6 +266,13 @@ def event_create(
         "payout_split": payout_split,
         "deadline_rule": deadline_rule,
         "start_matches": start_matches,
+        "losses_to_eliminate": losses_to_eliminate,
+        "places_paid": places_paid,
+        "playoff_switch": playoff_switch,
+        "last_loss_cashes": last_loss_cashes,
+        "avoid_same_club_first_round": avoid_same_club_first_round,
+        "three_player_playoff": three_player_playoff,
+        "wisconsin_after_rounds": wisconsin_after_rounds,
     }
     with _named_as_created():
         spec = spec_values(wanted, lambda: derived_kind(feeds_from, format))
@@ -260,6 +304,13 @@ def event_create(
             tiebreaks=spec["tiebreaks"],
             deadline_rule=spec["deadline_rule"],
             start_matches=spec["start_matches"],
+            losses_to_eliminate=spec["losses_to_eliminate"],
+            places_paid=spec["places_paid"],
+            playoff_switch=spec["playoff_switch"],
+            last_loss_cashes=spec["last_loss_cashes"],
+            avoid_same_club_first_round=spec["avoid_same_club_first_round"],
+            three_player_playoff=spec["three_player_playoff"],
+            wisconsin_after_rounds=spec["wisconsin_after_rounds"],
             position=position,
         )
         event.full_clean(exclude=["champion"])
@@ -288,8 +339,11 @@ def check_start_matches(value: object) -> str:
     """A known way of starting matches, or a refusal naming the field."""
     if value not in Event.StartMatches.values:
         raise refuse(
-            f"Unknown way to start matches {value!r}: choose "
-            f"{' or '.join(Event.StartMatches.values)}.",
+            _(
+                "Unknown way to start matches {value!r}: choose {or_join_Event_StartMatches_val}."
+            ).format(
+                value=value, or_join_Event_StartMatches_val=" or ".join(Event.StartMatches.values)
+            ),
             code="invalid",
             field="start_matches",
         )
@@ -303,17 +357,19 @@ def check_tiebreaks(tiebreaks: Sequence[str] | None) -> list[str]:
     if not tiebreaks:
         return list(DEFAULT_TIEBREAKS)
     if isinstance(tiebreaks, str):
-        raise refuse("Tie-breaks are a list of names.", code="invalid", field="tiebreaks")
+        raise refuse(_("Tie-breaks are a list of names."), code="invalid", field="tiebreaks")
     known = set(TIEBREAKS)
     unknown = [t for t in tiebreaks if t not in known]
     if unknown:
         raise refuse(
-            f"Unknown tie-break(s) {unknown}: choose from {', '.join(sorted(known))}.",
+            _("Unknown tie-break(s) {unknown}: choose from {join_sorted_known}.").format(
+                unknown=unknown, join_sorted_known=", ".join(sorted(known))
+            ),
             code="invalid",
             field="tiebreaks",
         )
     if len(set(tiebreaks)) != len(tiebreaks):
-        raise refuse("A tie-break is named twice.", code="invalid", field="tiebreaks")
+        raise refuse(_("A tie-break is named twice."), code="invalid", field="tiebreaks")
     return list(tiebreaks)
 
 
@@ -352,15 +408,19 @@ def spec_values(wanted: dict[str, Any], kind_if_none: Callable[[], str]) -> dict
         if field == "name":
             value = (value or "").strip()
             if not value:
-                raise refuse("An event needs a name.", code="invalid", field="name")
+                raise refuse(_("An event needs a name."), code="invalid", field="name")
         elif field == "kind":
             if value is None:
                 value = kind_if_none()
             if value not in Event.Kind.values:
-                raise refuse(f"Unknown kind {value!r}.", code="invalid", field="kind")
+                raise refuse(
+                    _("Unknown kind {value!r}.").format(value=value), code="invalid", field="kind"
+                )
         elif field == "format" and value not in Event.Format.values:
             raise refuse(
-                f"Unknown format {value!r}: choose one of {', '.join(Event.Format.values)}.",
+                _("Unknown format {value!r}: choose one of {join_Event_Format_values}.").format(
+                    value=value, join_Event_Format_values=", ".join(Event.Format.values)
+                ),
                 code="invalid",
                 field="format",
             )
@@ -373,7 +433,7 @@ def spec_values(wanted: dict[str, Any], kind_if_none: Callable[[], str]) -> dict
                 or not 1 <= value <= MAX_ROUNDS
             ):
                 raise refuse(
-                    f"A Swiss event has 1 to {MAX_ROUNDS} rounds.",
+                    _("A Swiss event has 1 to {MAX_ROUNDS} rounds.").format(MAX_ROUNDS=MAX_ROUNDS),
                     code="invalid",
                     field="rounds_planned",
                 )
@@ -392,9 +452,15 @@ def spec_values(wanted: dict[str, Any], kind_if_none: Callable[[], str]) -> dict
         elif field == "start_matches":
             value = check_start_matches(value)
         elif field == "deadline_rule" and value not in Event.DeadlineRule.values:
-            raise refuse(f"Unknown deadline rule {value!r}.", code="invalid", field="deadline_rule")
+            raise refuse(
+                _("Unknown deadline rule {value!r}.").format(value=value),
+                code="invalid",
+                field="deadline_rule",
+            )
         elif field in SIGNUP_AND_PRIZE_FIELDS:
             value = _signup_or_prize_value(field, value)
+        elif field in ELIMINATION_FIELDS:
+            value = _elimination_value(field, value)
         new[field] = value
     return new
 
@@ -406,21 +472,79 @@ SIGNUP_AND_PRIZE_FIELDS = frozenset(
 )
 
 
+#: The settings of an elimination Swiss (and the same-club rule of any paired event).
+ELIMINATION_FIELDS = frozenset(
+    {
+        "losses_to_eliminate",
+        "places_paid",
+        "playoff_switch",
+        "last_loss_cashes",
+        "avoid_same_club_first_round",
+        "three_player_playoff",
+        "wisconsin_after_rounds",
+    }
+)
+
+
+def _elimination_value(field: str, value: Any) -> Any:
+    """An elimination Swiss setting checked, refused naming the field."""
+    if field == "losses_to_eliminate":
+        try:
+            return elimination.check_losses(value)
+        except FormatError as err:
+            raise refuse(
+                _("Losses to eliminate is a whole number from 2 to 6."),
+                code="invalid",
+                field="losses_to_eliminate",
+            ) from err
+    if field == "places_paid":
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1000
+        ):
+            raise refuse(
+                _("The places paid are a whole number from 1 (or none)."),
+                code="invalid",
+                field="places_paid",
+            )
+        return value
+    if field == "wisconsin_after_rounds":
+        if value is not None and (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not 1 <= value <= MAX_WISCONSIN_ROUNDS
+        ):
+            raise refuse(
+                _("The Wisconsin ending comes after 1 to {most} rounds (or none).").format(
+                    most=MAX_WISCONSIN_ROUNDS
+                ),
+                code="invalid",
+                field="wisconsin_after_rounds",
+            )
+        return value
+    if not isinstance(value, bool):
+        raise refuse(_("A yes or no setting."), code="invalid", field=field)
+    return value
+
+
+#: The most Swiss rounds before the Wisconsin ending's knockout.
+MAX_WISCONSIN_ROUNDS = 50
+
+
 def _signup_or_prize_value(field: str, value: Any) -> Any:
     """A sign-up or prize setting in its stored shape, refused when it is not valid."""
     if field == "signup" and value not in Event.Signup.values:
         raise refuse(
-            "Sign-up is closed, open, or open with approval.", code="invalid", field="signup"
+            _("Sign-up is closed, open, or open with approval."), code="invalid", field="signup"
         )
     if field == "signup_deadline" and value is not None and not isinstance(value, datetime):
-        raise refuse("A deadline is a date and time.", code="invalid", field="signup_deadline")
+        raise refuse(_("A deadline is a date and time."), code="invalid", field="signup_deadline")
     if (
         field == "entry_cap"
         and value is not None
         and (isinstance(value, bool) or not isinstance(value, int) or not 2 <= value <= 10000)
     ):
         raise refuse(
-            "An entry cap is a whole number from 2 (or none).", code="invalid", field="entry_cap"
+            _("An entry cap is a whole number from 2 (or none)."), code="invalid", field="entry_cap"
         )
     if field == "added_money":
         try:
@@ -429,10 +553,12 @@ def _signup_or_prize_value(field: str, value: Any) -> Any:
             value = Decimal("NaN")
         if not value.is_finite() or value < 0 or value >= 10**7:
             raise refuse(
-                "Added money is 0 or more, below 10,000,000.", code="invalid", field="added_money"
+                _("Added money is 0 or more, below 10,000,000."),
+                code="invalid",
+                field="added_money",
             )
     if field == "prize_unit" and value not in PRIZE_UNITS:
-        raise refuse("Prizes round to a unit of 1, 5 or 10.", code="invalid", field="prize_unit")
+        raise refuse(_("Prizes round to a unit of 1, 5 or 10."), code="invalid", field="prize_unit")
     return value
 
 
@@ -452,7 +578,7 @@ def spec_relations(
     """
     if after("holland") and not after("crawford"):
         raise refuse(
-            "The Holland rule only applies after a Crawford game: turn Crawford on.",
+            _("The Holland rule only applies after a Crawford game: turn Crawford on."),
             code="holland-needs-crawford",
             field="holland",
         )
@@ -463,8 +589,10 @@ def spec_relations(
         and event_format != Event.Format.SWISS
     ):
         raise refuse(
-            "The number of rounds is set for Swiss events only; elimination and round "
-            "robin events follow from the field.",
+            _(
+                "The number of rounds is set for Swiss events only; "
+                "elimination and round robin events follow from the field."
+            ),
             code="invalid",
             field="rounds_planned",
         )
@@ -472,7 +600,9 @@ def spec_relations(
         paired = event.rounds.filter(bracket=Round.Bracket.MAIN).count()
         if changed["rounds_planned"] < paired:
             raise refuse(
-                f"{event.name} has paired {paired} rounds already: it cannot have fewer.",
+                _("{event_name} has paired {paired} rounds already: it cannot have fewer.").format(
+                    event_name=event.name, paired=paired
+                ),
                 code="invalid",
                 field="rounds_planned",
             )
@@ -481,15 +611,17 @@ def spec_relations(
     if feeds_from_id is None:
         if feed_rounds:
             raise refuse(
-                "Fed rounds need the event they come from.", code="bad-feed", field="feeds_from"
+                _("Fed rounds need the event they come from."), code="bad-feed", field="feeds_from"
             )
         if after("kind") == Event.Kind.CONSOLATION:
             raise refuse(
-                "A Consolation needs the Main that feeds it.", code="bad-feed", field="feeds_from"
+                _("A Consolation needs the Main that feeds it."),
+                code="bad-feed",
+                field="feeds_from",
             )
     elif {"feeds_from", "feed_rounds", "format"} & set(changed):
         if event is not None and feeds_from_id == event.pk:
-            raise refuse("An event cannot feed itself.", code="bad-feed", field="feeds_from")
+            raise refuse(_("An event cannot feed itself."), code="bad-feed", field="feeds_from")
         source = feeding if feeding is not None else Event.objects.get(pk=feeds_from_id)
         changed["feed_rounds"] = check_feed(
             tournament,

@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from matches.errors import refuse
 from tournament.models import Entry, Event, Player, User
@@ -27,8 +28,8 @@ from tournament.services.players import (
     name_key,
     player_create,
     players_named,
-    text_problem,
 )
+from tournament.text import text_problem
 
 COLUMNS = ("name", "email", "rating", "club", "country")
 MAX_ROWS = 5000
@@ -87,32 +88,56 @@ def parse_rows(text: str) -> tuple[list[_Row], list[RowError]]:
     try:
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
-        dialect = csv.excel  # type: ignore[assignment]
+        dialect = csv.excel
     reader = csv.reader(io.StringIO(text), dialect)
     header = next(reader, None)
     if not header:
         return [], [
-            RowError(1, None, "The file is empty: it needs a header row name,email,rating,club.")
+            RowError(1, None, _("The file is empty: it needs a header row name,email,rating,club."))
         ]
     names = [h.strip().lower() for h in header]
     if "name" not in names:
         return [], [
-            RowError(1, "name", f"The header has no 'name' column (found: {', '.join(names)}).")
+            RowError(
+                1,
+                "name",
+                _("The header has no 'name' column (found: {found}).").format(
+                    found=", ".join(names)
+                ),
+            )
         ]
     unknown = [h for h in names if h and h not in COLUMNS]
     errors: list[RowError] = []
     if unknown:
-        errors.append(RowError(1, None, f"Unknown column(s) {unknown}: use {', '.join(COLUMNS)}."))
+        errors.append(
+            RowError(
+                1,
+                None,
+                _("Unknown column(s) {unknown}: use {columns}.").format(
+                    unknown=", ".join(unknown), columns=", ".join(COLUMNS)
+                ),
+            )
+        )
     rows: list[_Row] = []
     seen_emails: dict[str, int] = {}
     for line, values in enumerate(reader, start=2):
         if not any(v.strip() for v in values):
             continue
         if len(rows) >= MAX_ROWS:
-            errors.append(RowError(line, None, f"At most {MAX_ROWS} players per file."))
+            errors.append(
+                RowError(line, None, _("At most {count} players per file.").format(count=MAX_ROWS))
+            )
             break
         if len(values) > len(names):
-            errors.append(RowError(line, None, f"{len(values)} values for {len(names)} columns."))
+            errors.append(
+                RowError(
+                    line,
+                    None,
+                    _("{values} values for {columns} columns.").format(
+                        values=len(values), columns=len(names)
+                    ),
+                )
+            )
             continue
         cell = {names[k]: values[k].strip() for k in range(len(values))}
         name, email = cell.get("name", ""), cell.get("email", "")
@@ -120,9 +145,9 @@ def parse_rows(text: str) -> tuple[list[_Row], list[RowError]]:
         rating_text = cell.get("rating", "")
         row_errors: list[RowError] = []
         if not name:
-            row_errors.append(RowError(line, "name", "The name is empty."))
+            row_errors.append(RowError(line, "name", _("The name is empty.")))
         elif len(name) > 120:
-            row_errors.append(RowError(line, "name", "The name is longer than 120 characters."))
+            row_errors.append(RowError(line, "name", _("The name is longer than 120 characters.")))
         elif problem := text_problem(name):
             row_errors.append(RowError(line, "name", problem))
         if problem := text_problem(club, "A club"):
@@ -131,14 +156,22 @@ def parse_rows(text: str) -> tuple[list[_Row], list[RowError]]:
             try:
                 validate_email(email)
             except ValidationError:
-                row_errors.append(RowError(line, "email", f"{email!r} is not an email address."))
+                row_errors.append(
+                    RowError(
+                        line,
+                        "email",
+                        _("{email} is not an email address.").format(email=repr(email)),
+                    )
+                )
             else:
                 if email.lower() in seen_emails:
                     row_errors.append(
                         RowError(
                             line,
                             "email",
-                            f"{email} is already on line {seen_emails[email.lower()]}.",
+                            _("{email} is already on line {line}.").format(
+                                email=email, line=seen_emails[email.lower()]
+                            ),
                         )
                     )
                 seen_emails.setdefault(email.lower(), line)
@@ -147,16 +180,26 @@ def parse_rows(text: str) -> tuple[list[_Row], list[RowError]]:
             try:
                 rating = float(rating_text.replace(",", "."))
             except ValueError:
-                row_errors.append(RowError(line, "rating", f"{rating_text!r} is not a number."))
+                row_errors.append(
+                    RowError(
+                        line,
+                        "rating",
+                        _("{value} is not a number.").format(value=repr(rating_text)),
+                    )
+                )
             else:
                 if not 0 < rating <= MAX_RATING:
                     row_errors.append(
-                        RowError(line, "rating", f"A rating is above 0 and at most {MAX_RATING:g}.")
+                        RowError(
+                            line,
+                            "rating",
+                            _("A rating is above 0 and at most {max:g}.").format(max=MAX_RATING),
+                        )
                     )
         if len(club) > 120:
-            row_errors.append(RowError(line, "club", "The club is longer than 120 characters."))
+            row_errors.append(RowError(line, "club", _("The club is longer than 120 characters.")))
         if country and (len(country) != 2 or not country.isalpha()):
-            row_errors.append(RowError(line, "country", "A country is a two-letter ISO code."))
+            row_errors.append(RowError(line, "country", _("A country is a two-letter ISO code.")))
         errors.extend(row_errors)
         if not row_errors:
             rows.append(_Row(line, name, email, rating, club, country))
@@ -201,9 +244,11 @@ def hidden_rows(rows: list[_Row], by: User | None) -> list[RowError]:
         RowError(
             row.line,
             "email",
-            f"Another player already has the email {row.email}, and is not one you can "
-            "enter: leave the email out (and set it as your tournament's contact for them "
-            "once imported), or ask staff.",
+            _(
+                "Another player already has the email {email}, and is not one you can "
+                "enter: leave the email out (and set it as your tournament's contact for them "
+                "once imported), or ask staff."
+            ).format(email=row.email),
         )
         for row in rows
         if row.email and row.email.casefold() in taken - seen
@@ -217,14 +262,16 @@ def players_import_csv(
     result = ImportResult()
     rows, result.errors = parse_rows(decode_text(data))
     if not result.errors and not rows:
-        result.errors.append(RowError(2, None, "The file has a header but no players."))
+        result.errors.append(RowError(2, None, _("The file has a header but no players.")))
     if not result.errors:
         result.errors = hidden_rows(rows, by)
     if result.errors:
         return result
     if event is not None and event.feeds_from_id is not None:
         raise refuse(
-            f"{event.name} is filled by its Main's losers.", code="fed-event", field="event"
+            _("{event_name} is filled by its Main's losers.").format(event_name=event.name),
+            code="fed-event",
+            field="event",
         )
     with transaction.atomic():
         named = players_named((row.name for row in rows), by=by)

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from matches.errors import refuse
 from tournament import page_cache
@@ -19,11 +20,13 @@ FEE_STATUSES = (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN, Entry.Status.E
 def _picked(event: Event, entry_ids: Iterable[int]) -> list[int]:
     ids = sorted({int(i) for i in entry_ids})
     if not ids:
-        raise refuse("Tick at least one player.", code="invalid", field="entries")
+        raise refuse(_("Tick at least one player."), code="invalid", field="entries")
     found = set(Entry.objects.filter(event=event, pk__in=ids).values_list("pk", flat=True))
     if missing := [i for i in ids if i not in found]:
         raise refuse(
-            f"No such entry in {event.name}: {', '.join(map(str, missing))}.",
+            _("No such entry in {event_name}: {join_map_str_missing}.").format(
+                event_name=event.name, join_map_str_missing=", ".join(map(str, missing))
+            ),
             code="invalid",
             field="entries",
         )
@@ -37,7 +40,7 @@ def entries_mark_paid(
     ``""``; how many changed."""
     if method not in ("", *Entry.Payment.values):
         raise refuse(
-            "Paid by cash, transfer, online or waived (or unpaid).", code="invalid", field="paid"
+            _("Paid by cash, transfer, online or waived (or unpaid)."), code="invalid", field="paid"
         )
     ids = _picked(event, entry_ids)
     with transaction.atomic():
@@ -56,7 +59,10 @@ def entries_check_in(*, event: Event, entry_ids: Iterable[int], by: User | None 
     with transaction.atomic():
         event = Event.objects.select_for_update(no_key=True).get(pk=event.pk)
         if event.status != Event.Status.REGISTRATION:
-            raise refuse(f"{event.name} is already drawn.", code="event-drawn")
+            raise refuse(
+                _("{event_name} is already drawn.").format(event_name=event.name),
+                code="event-drawn",
+            )
         return Entry.objects.filter(event=event, pk__in=ids, status=Entry.Status.REGISTERED).update(
             status=Entry.Status.CHECKED_IN, checked_in_at=timezone.now()
         )

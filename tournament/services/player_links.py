@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import datetime, time, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournament.models import Entry, Player, PlayerLink, Tournament, User, new_report_key
 from tournament.signals import announce_player_links
@@ -106,7 +109,8 @@ def player_link_regenerate(*, link: PlayerLink, by: User | None = None) -> Playe
         link.key = new_report_key()
         link.regenerated_at = timezone.now()
         link.regenerated_by = by
-        link.save(update_fields=["key", "regenerated_at", "regenerated_by"])
+        link.emailed_at = None  # a new link may be emailed at once (the day's cap stays)
+        link.save(update_fields=["key", "regenerated_at", "regenerated_by", "emailed_at"])
         for entry in Entry.objects.select_for_update().filter(
             event__tournament_id=link.tournament_id, player_id=link.player_id
         ):
@@ -151,13 +155,63 @@ def player_links_email(*, tournament: Tournament, by: User | None = None) -> Lin
     return LinksMailed(queued=queued, no_email=no_email, opted_out=opted_out)
 
 
+@dataclass(frozen=True)
+class LinkEmailLimits:
+    """When "Email this player" may send a link's mail again, and what is left today."""
+
+    cooldown_minutes: int
+    per_day: int
+    next_at: datetime | None  # None: now
+    left_today: int
+
+    def sentence(self) -> str:
+        return _("One mail every {minutes} min, {per_day} a day per player.").format(
+            minutes=self.cooldown_minutes, per_day=self.per_day
+        )
+
+
+def link_email_limits(link: PlayerLink, now: datetime | None = None) -> LinkEmailLimits:
+    """The cooldown and daily cap of ``link``'s "Email this player", as they stand."""
+    now = now or timezone.now()
+    cooldown = timedelta(seconds=settings.LINK_EMAIL_COOLDOWN)
+    today = timezone.localdate(now)
+    sent_today = link.emailed_count if link.emailed_on == today else 0
+    left = max(0, settings.LINK_EMAILS_PER_DAY - sent_today)
+    next_at = None
+    if link.emailed_at is not None and now < link.emailed_at + cooldown:
+        next_at = link.emailed_at + cooldown
+    if left == 0:
+        tomorrow = datetime.combine(today + timedelta(days=1), time.min)
+        next_at = timezone.make_aware(tomorrow) if timezone.is_naive(tomorrow) else tomorrow
+    return LinkEmailLimits(
+        cooldown_minutes=max(1, settings.LINK_EMAIL_COOLDOWN // 60),
+        per_day=settings.LINK_EMAILS_PER_DAY,
+        next_at=next_at,
+        left_today=left,
+    )
+
+
 def player_link_email(*, link: PlayerLink, by: User | None = None) -> str:
     """Queue an email with ``link`` to its player now, even if this key was sent before
-    (the director asked): ``"queued"``, ``"no-email"`` or ``"opted-out"``."""
+    (the director asked): ``"queued"``, ``"no-email"``, ``"opted-out"``, or ``"wait"``
+    (sent less than ``LINK_EMAIL_COOLDOWN`` seconds ago, or ``LINK_EMAILS_PER_DAY`` sent
+    today: :func:`link_email_limits` says until when)."""
     if not link.contact_email:  # the tournament's contact for them, else their own
         return "no-email"
     if not link.accepts_notices:
         return "opted-out"
-    announce_player_links([link.pk], again=True)
+    with transaction.atomic():
+        locked = PlayerLink.objects.select_for_update().get(pk=link.pk)
+        now = timezone.now()
+        if link_email_limits(locked, now).next_at is not None:
+            return "wait"
+        today = timezone.localdate(now)
+        locked.emailed_count = locked.emailed_count + 1 if locked.emailed_on == today else 1
+        locked.emailed_on = today
+        locked.emailed_at = now
+        locked.save(update_fields=["emailed_at", "emailed_on", "emailed_count"])
+        link.emailed_at, link.emailed_on = locked.emailed_at, locked.emailed_on
+        link.emailed_count = locked.emailed_count
+        announce_player_links([link.pk], again=True)
     log.info("player link %s queued again by %s", link.pk, by.pk if by else None)
     return "queued"

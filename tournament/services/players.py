@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 
 from matches.errors import Forbidden, Invalid, refuse
 from tournament import page_cache
@@ -26,22 +27,32 @@ def _clean(
 ) -> tuple[str, str, float | None, str, str]:
     name = (name or "").strip()
     if not name:
-        raise refuse("A player needs a name.", code="invalid", field="name")
+        raise refuse(_("A player needs a name."), code="invalid", field="name")
     if len(name) > 120:
-        raise refuse("A name has at most 120 characters.", code="invalid", field="name")
+        raise refuse(_("A name has at most 120 characters."), code="invalid", field="name")
     for value, field, what in ((name, "name", "A name"), (club or "", "club", "A club")):
         if problem := text_problem(value, what):
             raise refuse(problem, code="invalid", field=field)
     if rating is not None and not 0 < rating <= MAX_RATING:
         raise refuse(
-            f"A rating is above 0 and at most {MAX_RATING:g}, not {rating:g}.",
+            _("A rating is above 0 and at most {MAX_RATING:g}, not {rating:g}.").format(
+                MAX_RATING=MAX_RATING, rating=rating
+            ),
             code="invalid",
             field="rating",
         )
     country = (country or "").strip().upper()
     if country and (len(country) != 2 or not country.isalpha()):
-        raise refuse("A country is a two-letter ISO code.", code="invalid", field="country")
+        raise refuse(_("A country is a two-letter ISO code."), code="invalid", field="country")
     return name, (email or "").strip(), rating, (club or "").strip(), country
+
+
+def player_fields_check(
+    *, name: str, email: str, rating: float | None, club: str, country: str
+) -> tuple[str, str, float | None, str, str]:
+    """A new player's fields cleaned as :func:`player_create` cleans them (refused the same
+    way), without creating anyone: a sign-up asked checks them before its mail goes."""
+    return _clean(name=name, email=email, rating=rating, club=club, country=country)
 
 
 def _spaced(name: str) -> str:
@@ -95,7 +106,7 @@ def players_named(names: Iterable[str], *, by: User | None = None) -> dict[str, 
 
 def namesake_text(player: Player) -> str:
     """How a refusal names an existing player: name (club, email)."""
-    facts = ", ".join(f for f in (player.club, player.email) if f) or "no club or email"
+    facts = ", ".join(f for f in (player.club, player.email) if f) or _("no club or email")
     return f"{player.name} ({facts})"
 
 
@@ -103,7 +114,9 @@ def possible_duplicate(name: str, namesakes: list[Player], advice: str) -> Inval
     """The refusal of a name that ``namesakes`` already have (``possible-duplicate``)."""
     named = "; ".join(namesake_text(p) for p in namesakes)
     return refuse(
-        f"A player named {_spaced(name)} already exists: {named}. {advice}",
+        _("A player named {spaced_name} already exists: {named}. {advice}").format(
+            spaced_name=_spaced(name), named=named, advice=advice
+        ),
         code="possible-duplicate",
         field="name",
         existing=[
@@ -136,12 +149,14 @@ def player_create(
         namesakes = player_namesakes(name, by=by)
         if namesakes:
             raise possible_duplicate(
-                name, namesakes, "Use that player, or confirm that this is a new one."
+                name, namesakes, _("Use that player, or confirm that this is a new one.")
             )
     if email:
         _refuse_taken_email(email, None)
     with _email_unique(email):
-        player = Player(name=name, email=email, club=club, country=country, user=user)
+        player = Player(
+            name=name, email=email, club=club, country=country, user=user, created_by=by
+        )
         if rating is not None:
             player.rating = rating
         player.full_clean(exclude=["user"], validate_constraints=False)
@@ -216,13 +231,20 @@ def player_update(
                 raise possible_duplicate(
                     new["name"],
                     namesakes,
-                    "If this is somebody else, confirm the new name; if it is the same "
-                    "person, keep the name.",
+                    _(
+                        "If this is somebody else, confirm the new name; if it is the same "
+                        "person, keep the name."
+                    ),
                 )
         if "email" in changed and by is not None:
             _refuse_email_not_theirs(by, player)
         if "email" in changed and new["email"]:
             _refuse_taken_email(new["email"], player)
+            # No other player of the player's tournaments may have the new address there.
+            tournaments = PlayerLink.objects.filter(player=player)
+            _refuse_shared_contact(
+                new["email"], player, tournaments.values_list("tournament_id", flat=True)
+            )
         for field in changed:
             setattr(player, field, new[field])
         player.full_clean(exclude=["user"], validate_constraints=False)
@@ -244,7 +266,7 @@ def _clean_details(
     country: str | None,
 ) -> tuple[str, str, str, str]:
     """The new name, email, club and country, checked as on creation (``None``: as now)."""
-    name, email, _, club, country = _clean(
+    name, email, _kept, club, country = _clean(
         name=player.name if name is None else name,
         email=player.email if email is None else email,
         rating=None,
@@ -262,13 +284,44 @@ def _refuse_taken_email(email: str, player: Player | None) -> None:
         raise _email_taken(email)
 
 
+def _refuse_shared_contact(email: str, player: Player, tournament_ids: Iterable[int]) -> None:
+    """Refuse ``email`` for ``player`` where another player of one of these tournaments
+    has it (as their contact there, or as their own email): in a tournament one address
+    is one person, whose sign-ups join them."""
+    ids = list(tournament_ids)
+    if not email or not ids:
+        return
+    taken = (
+        PlayerLink.objects.filter(tournament_id__in=ids)
+        .exclude(player=player)
+        .filter(Q(email__iexact=email) | Q(player__email__iexact=email))
+        .select_related("tournament")
+        .order_by("pk")
+        .first()
+    )
+    if taken is not None:
+        raise refuse(
+            _(
+                "Another player of {tournament} already has the address {email} (their "
+                "own, or the tournament's contact for them): in a tournament one address "
+                "is one person (a sign-up with it joins that player). If it is the same "
+                "person, make the two records one (merge); otherwise give another address."
+            ).format(tournament=taken.tournament.name, email=email),
+            code="email-taken",
+            field="email",
+        )
+
+
 def _email_taken(email: str) -> Invalid:
     """``email-taken``, naming nobody: the other player may be one the caller cannot see."""
     return refuse(
-        f"Another player already has the email {email}: a player's email is how the CSV "
-        "import knows them, so two players cannot share one. If it is the same person, "
-        "use that player; otherwise leave their own email empty and set the address as "
-        "your tournament's contact for them.",
+        _(
+            "Another player already has the email {email}: a player's "
+            "email is how the CSV import knows them, so two players "
+            "cannot share one. If it is the same person, use that "
+            "player; otherwise leave their own email empty and set the "
+            "address as your tournament's contact for them."
+        ).format(email=email),
         code="email-taken",
         field="email",
     )
@@ -281,12 +334,12 @@ IDENTITY = ("name", "club", "country")
 
 def identity_not_yours_text(player: Player) -> str:
     """Why a director may not change ``player``'s name, club or country."""
-    return (
-        f"{player.name} also plays in tournaments you do not direct, which show their "
+    return _(
+        "{name} also plays in tournaments you do not direct, which show their "
         "name, club and country too: only staff or the directors of every tournament they "
         "are in change them. Ask your federation's staff (or those directors) to correct "
         "them."
-    )
+    ).format(name=player.name)
 
 
 def _refuse_identity_not_theirs(by: User, player: Player, changed: tuple[str, ...]) -> None:
@@ -305,10 +358,14 @@ def _refuse_email_not_theirs(by: User, player: Player) -> None:
 
     if not user_may_change_player_email(by, player):
         raise Forbidden(
-            f"{player.name}'s own email is where the notices of other tournaments go: only "
-            "they (their account), staff, or the directors of every tournament they are in "
-            "change it. Set your tournament's contact for them instead (the player's edit "
-            "page in the console, or PATCH /api/tournaments/{slug}/player-links/{player}/).",
+            _(
+                "{player_name}'s own email is where the notices of other "
+                "tournaments go: only they (their account), staff, or the "
+                "directors of every tournament they are in change it. Set "
+                "your tournament's contact for them instead (the player's "
+                "edit page in the console, or PATCH "
+                "/api/tournaments/{{slug}}/player-links/{{player}}/)."
+            ).format(player_name=player.name),
             code="email-not-yours",
             field="email",
         )
@@ -330,6 +387,7 @@ def player_contact_set(
         link = player_link_ensure(tournament_id=tournament.pk, player_id=player.pk)
         link = PlayerLink.objects.select_for_update(no_key=True).get(pk=link.pk)
         wanted = "" if email.casefold() == player.email.casefold() else email
+        _refuse_shared_contact(wanted or player.email, player, [tournament.pk])
         if link.email != wanted:
             link.email = wanted
             link.save(update_fields=["email"])
@@ -392,9 +450,9 @@ def _email_check(email: str) -> None:
     try:
         EmailValidator()(email)
     except ValidationError as err:
-        raise refuse("Enter a valid email address.", code="invalid", field="email") from err
+        raise refuse(_("Enter a valid email address."), code="invalid", field="email") from err
     if len(email) > 254:
-        raise refuse("An email has at most 254 characters.", code="invalid", field="email")
+        raise refuse(_("An email has at most 254 characters."), code="invalid", field="email")
 
 
 def _events_showing(player: Player) -> dict[int, list[int]]:
@@ -432,9 +490,11 @@ def player_account_link(*, player: Player, user: User, link: PlayerLink | None =
         if player.user_id == user.pk:
             return player
         if player.user_id is not None:
-            raise _link_refused(f"{player.name} is already linked to another account.")
+            raise _link_refused(
+                _("{name} is already linked to another account.").format(name=player.name)
+            )
         if Player.objects.filter(user=user).exists():
-            raise _link_refused("Your account is already linked to a player.")
+            raise _link_refused(_("Your account is already linked to a player."))
         email = (user.email or "").strip().casefold()
         own = bool(email) and email == player.email.casefold()
         allowed = (
@@ -445,8 +505,10 @@ def player_account_link(*, player: Player, user: User, link: PlayerLink | None =
         )
         if not allowed:
             raise _link_refused(
-                "Only a player whose email is your account's email can be linked to it "
-                f"({user.email or 'your account has none'}); staff can link any."
+                _(
+                    "Only a player whose email is your account's email can be linked to it "
+                    "({email}); staff can link any."
+                ).format(email=user.email or _("your account has none"))
             )
         player.user = user
         player.save(update_fields=["user"])

@@ -1,12 +1,12 @@
 """A director's decisions on a match, as the tournament side asks for them: forfeit,
-walkover, late-arrival penalty points, a result entered game by game or as its final
+walkover (``match_award``), late-arrival penalty points, a result entered game by game or as its final
 score alone, and corrections of a decided winner.
 
 Each one is a report through the matches app's one writer
 (:mod:`matches.services.decisions`, :mod:`matches.services.reporting`): stored as a
 versioned submission (``as_director``), accepted or rejected, a refused one included.
 The event is locked before the match (see ``event_lock``). Completing a match
-announces it, and the ``match_completed`` task moves the bracket on after the commit;
+announces it, and the ``advance_match`` task moves the bracket on after the commit;
 a correction of a winner re-seats the bracket itself, in the same transaction,
 because it first has to take the old move back (:class:`Reseat`).
 """
@@ -15,12 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, TypedDict
 
+from django.utils.translation import gettext as _
+
+from core.http import RequestMeta
+from matches.access import Actor, Role, director_role
 from matches.errors import refuse
 from matches.models import Game, Match
 from matches.rules.match import DoubleReport, GameReport
 from matches.services import decisions
-from matches.services.access import Actor, Role, director_role
 from matches.services.decisions import (
     OPEN,
     match_decide_without_play,
@@ -29,7 +33,7 @@ from matches.services.decisions import (
     match_penalty,
     system_role,
 )
-from matches.services.ledger import RequestMeta, submission_run
+from matches.services.ledger import submission_run
 from matches.services.reporting import (
     DoubleInput,
     GameInput,
@@ -45,12 +49,11 @@ __all__ = [
     "OPEN",
     "GameResult",
     "Reseat",
+    "match_award",
     "match_final_score_enter",
-    "match_forfeit",
     "match_penalty_add",
     "match_reopen_decision",
     "match_result_enter",
-    "match_walkover",
     "match_winner_correct",
 ]
 
@@ -67,48 +70,44 @@ def _event_lock(match: Match) -> Callable[[], None]:
     return lambda: event_lock(match.event_id)
 
 
-def _common(match: Match, by: User | None, meta: RequestMeta | None) -> dict[str, object]:
+class DirectorCall(TypedDict):
+    """The arguments every director's decision passes to the matches app's writer."""
+
+    match_id: int
+    actor: Actor
+    meta: RequestMeta
+    role_of: Callable[..., Role]
+    prelock: Callable[[], None]
+
+
+def _common(match: Match, by: User | None, meta: RequestMeta | None) -> DirectorCall:
     actor, role_of = _as(by)
-    return {
-        "match_id": match.pk,
-        "actor": actor,
-        "meta": meta or RequestMeta(),
-        "role_of": role_of,
-        "prelock": _event_lock(match),
-    }
-
-
-def match_forfeit(
-    *,
-    match: Match,
-    winner: Entry,
-    reason: str = "",
-    by: User | None = None,
-    meta: RequestMeta | None = None,
-) -> Match:
-    """``winner``'s opponent forfeits (did not finish, broke a rule, gave up)."""
-    return match_decide_without_play(
-        winner_entry_id=winner.pk,
-        decision=Match.Decision.FORFEIT,
-        reason=reason,
-        **_common(match, by, meta),  # type: ignore[arg-type]
+    return DirectorCall(
+        match_id=match.pk,
+        actor=actor,
+        meta=meta or RequestMeta(),
+        role_of=role_of,
+        prelock=_event_lock(match),
     )
 
 
-def match_walkover(
+def match_award(
     *,
     match: Match,
     winner: Entry,
+    decision: str,
     reason: str = "",
     by: User | None = None,
     meta: RequestMeta | None = None,
 ) -> Match:
-    """``winner``'s opponent never turned up: ``winner`` goes through without playing."""
+    """The match goes to ``winner`` without (finishing) play: ``decision`` is
+    ``Match.Decision.FORFEIT`` (the opponent did not finish, broke a rule, gave up) or
+    ``Match.Decision.WALKOVER`` (the opponent never turned up)."""
     return match_decide_without_play(
         winner_entry_id=winner.pk,
-        decision=Match.Decision.WALKOVER,
+        decision=decision,
         reason=reason,
-        **_common(match, by, meta),  # type: ignore[arg-type]
+        **_common(match, by, meta),
     )
 
 
@@ -130,7 +129,7 @@ def match_penalty_add(
         against_entry_id=against.pk,
         points=points,
         reason=reason,
-        **_common(match, by, meta),  # type: ignore[arg-type]
+        **_common(match, by, meta),
     )
 
 
@@ -143,7 +142,7 @@ class GameResult:
     cube: int = 1
     result: str = Game.Result.SINGLE
     ended_by: str = Game.EndedBy.PLAY
-    doubles: list[dict[str, object]] | None = None
+    doubles: list[dict[str, Any]] | None = None
     """Each ``{"by": 1|2, "turn": n, "response": "take"|"drop"|"beaver"}``; ``[]`` when no
     double was offered, ``None`` when the doubles are not itemised (any cube goes), as in
     a player's report."""
@@ -159,10 +158,10 @@ def _double_inputs(game: GameResult, ids: dict[int, int]) -> tuple[DoubleInput, 
         return None
     doubles = []
     for d in game.doubles:
-        by = int(d["by"])  # type: ignore[call-overload]
+        by = int(d["by"])
         if by not in ids:
             raise _NotAPlayer(by)
-        turn = int(d["turn"])  # type: ignore[call-overload]
+        turn = int(d["turn"])
         doubles.append(DoubleInput(by=ids[by], turn=turn, response=str(d.get("response", "take"))))
     return tuple(doubles)
 
@@ -173,17 +172,23 @@ def _side_games(games: Sequence[GameResult]) -> list[SideGame]:
     for number, game in enumerate(games, start=1):
         if game.winner not in (1, 2):
             raise refuse(
-                f"Game {number}: the winner is player 1 or 2.", code="invalid", field="games"
+                _("Game {number}: the winner is player 1 or 2.").format(number=number),
+                code="invalid",
+                field="games",
             )
         try:
             doubles = _double_inputs(game, {1: 0, 2: 1})
         except _NotAPlayer as err:
             raise refuse(
-                f"Game {number}: a double is by player 1 or 2.", code="invalid", field="games"
+                _("Game {number}: a double is by player 1 or 2.").format(number=number),
+                code="invalid",
+                field="games",
             ) from err
         except (KeyError, TypeError, ValueError) as err:
             raise refuse(
-                f"Game {number}: a double is {{by: 1|2, turn: n, response}}.",
+                _("Game {number}: a double is {{by: 1|2, turn: n, response}}.").format(
+                    number=number
+                ),
                 code="invalid",
                 field="games",
                 game=number,
@@ -209,18 +214,19 @@ def _games_payload(match: Match, games: Sequence[GameResult]) -> list[dict[str, 
     double without its turn, a match without both players) is stored as entered, with
     its ``winner`` and doubles' ``by`` as 1 or 2.
     """
-    ids = {1: _player_of(match.entry1), 2: _player_of(match.entry2)}
+    first, second = _player_of(match.entry1), _player_of(match.entry2)
+    ids = {1: first, 2: second} if first is not None and second is not None else None
     stored: list[dict[str, object]] = []
     for g in games:
         try:
-            if None in ids.values():
+            if ids is None:
                 raise KeyError(g.winner)
             game = GameInput(
-                winner=ids[g.winner],  # type: ignore[arg-type]
+                winner=ids[g.winner],
                 cube=g.cube,
                 result=g.result,
                 ended_by=g.ended_by,
-                doubles=_double_inputs(g, ids),  # type: ignore[arg-type]
+                doubles=_double_inputs(g, ids),
             )
         except (KeyError, TypeError, ValueError):
             stored.append(dict(g.__dict__))
@@ -239,19 +245,22 @@ def match_result_enter(
     games: Sequence[GameResult],
     by: User | None = None,
     meta: RequestMeta | None = None,
+    idempotency_key: str = "",
 ) -> Match:
     """A director enters a whole played match, game by game; the rules engine checks each
     game (cube, Crawford, points, the match's end) and the games decide the match.
 
     The same whole-match report as a player's (``whole_match_decide``), entered only on an
     undecided match with no games: stored as a ``match`` submission, accepted or
-    rejected, and completing the match at once.
+    rejected, and completing the match at once. Sent again with its ``idempotency_key``
+    (the console's form sent twice, or from a device's offline queue): recorded once.
     """
     return submission_run(
         kind="match",
         payload={"games": _games_payload(match, games)},
         decide=whole_match_decide(lambda _: _side_games(games), None, entered=True),
-        **_common(match, by, meta),  # type: ignore[arg-type]
+        idempotency_key=idempotency_key,
+        **_common(match, by, meta),
     )
 
 
@@ -281,16 +290,19 @@ def match_final_score_enter(
     reason: str = "",
     by: User | None = None,
     meta: RequestMeta | None = None,
+    idempotency_key: str = "",
 ) -> Match:
     """A director settles a match from its final score alone (the scoresheet's last
     line), or corrects a decided match's score; the bracket is re-seated if the winner
-    changes. See ``matches.services.decisions.match_final_score``."""
+    changes. See ``matches.services.decisions.match_final_score`` (``idempotency_key``:
+    sent again, recorded once)."""
     return match_final_score(
         score=(score1, score2),
         confirm=confirm,
         reason=reason,
         followups=Reseat(cascade=cascade),
-        **_common(match, by, meta),  # type: ignore[arg-type]
+        idempotency_key=idempotency_key,
+        **_common(match, by, meta),
     )
 
 
@@ -320,7 +332,7 @@ def match_winner_correct(
         cascade=cascade,
         reason=reason,
         followups=Reseat(cascade=cascade),
-        **_common(match, by, meta),  # type: ignore[arg-type]
+        **_common(match, by, meta),
     )
 
 
@@ -335,6 +347,9 @@ class TakeBack:
         self.mover.retract(match, cascade=False)
 
     def redo(self, match: Match) -> None:
+        if match.status == Match.Status.READY:
+            # On again: its players are told (once; again if a notice was corrected).
+            self.mover.ready.append(match.pk)
         self.mover.finish()
 
 
@@ -351,5 +366,5 @@ def match_reopen_decision(
     return match_decision_reopen(
         reason=reason,
         followups=TakeBack(),
-        **_common(match, by, meta),  # type: ignore[arg-type]
+        **_common(match, by, meta),
     )

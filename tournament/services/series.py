@@ -20,7 +20,7 @@ from matches.models import PLAYED_DECISIONS, Match
 from tournament.formulas import series as points
 from tournament.models import Entry, Event, Player, Series
 
-TABLE_FORMATS = {Event.Format.SWISS, Event.Format.ROUND_ROBIN}
+TABLE_FORMATS = {Event.Format.SWISS, Event.Format.SWISS_ELIMINATION, Event.Format.ROUND_ROBIN}
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from matches.errors import refuse
 from tournament import page_cache
@@ -21,7 +22,7 @@ def _stake(stake: object) -> Decimal:
     except (InvalidOperation, ValueError):
         value = Decimal("NaN")
     if not value.is_finite() or not 0 < value < 10**7:
-        raise refuse("A stake is above 0, below 10,000,000.", code="invalid", field="stake")
+        raise refuse(_("A stake is above 0, below 10,000,000."), code="invalid", field="stake")
     return value.quantize(Decimal("0.01"))
 
 
@@ -31,26 +32,33 @@ def side_pool_create(
     name: str,
     stake: Decimal,
     payout_split: Sequence[float],
+    entry_ids: Iterable[int] = (),
     by: User | None = None,
 ) -> SidePool:
-    """Add a side pool to ``event`` (any time: its prizes are worked out at the end)."""
+    """Add a side pool to ``event`` (any time: its prizes are worked out at the end), with
+    its players ``entry_ids`` (entries of the event) if given: one step, all or nothing."""
     name = " ".join((name or "").split())
     if not name or len(name) > 60:
         raise refuse(
-            "A side pool needs a name of up to 60 characters.", code="invalid", field="name"
+            _("A side pool needs a name of up to 60 characters."), code="invalid", field="name"
         )
     split = check_payout_split(payout_split)
     if not split:
         raise refuse(
-            "Give the side pool's split, e.g. 70, 30.", code="invalid", field="payout_split"
+            _("Give the side pool's split, e.g. 70, 30."), code="invalid", field="payout_split"
         )
-    with integrity_as(
-        f"{event.name} already has a side pool {name}.", code="name-taken", field="name"
-    ):
-        pool = SidePool.objects.create(
-            event=event, name=name, stake=_stake(stake), payout_split=split
-        )
-    page_cache.invalidate_event_on_commit(event.pk, event.tournament_id)
+    stake_ = _stake(stake)
+    ids = list(entry_ids)
+    with transaction.atomic():
+        with integrity_as(
+            _("{event} already has a side pool {name}.").format(event=event.name, name=name),
+            code="name-taken",
+            field="name",
+        ):
+            pool = SidePool.objects.create(event=event, name=name, stake=stake_, payout_split=split)
+        if ids:
+            side_pool_set_entries(pool=pool, entry_ids=ids, by=by)
+        page_cache.invalidate_event_on_commit(event.pk, event.tournament_id)
     return pool
 
 
@@ -65,7 +73,9 @@ def side_pool_set_entries(
         )
         if missing := sorted(ids - found):
             raise refuse(
-                f"No such entry in this event: {', '.join(map(str, missing))}.",
+                _("No such entry in this event: {join_map_str_missing}.").format(
+                    join_map_str_missing=", ".join(map(str, missing))
+                ),
                 code="invalid",
                 field="entries",
             )

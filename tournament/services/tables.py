@@ -13,17 +13,23 @@ from collections.abc import Iterable, Iterator
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from matches.errors import refuse
 from matches.models import Match
 from matches.signals import announce_match_changed
 from tournament import outbox
 from tournament.models import Round, Tournament, User
+from tournament.selectors import numbers_tables
+from tournament.signals import announce_tables_given
 
 log = logging.getLogger(__name__)
 
 #: The highest table number a director may give.
 MAX_TABLE = 999
+
+#: A match in these was announced to its players: a table given now is told to them.
+TOLD = (Match.Status.READY, Match.Status.PLAYING, Match.Status.REPORTED, Match.Status.DISPUTED)
 
 
 def _lock_tournament(tournament_id: int) -> None:
@@ -62,7 +68,9 @@ def match_table_set(*, match: Match, table: int | None, by: User | None = None) 
         isinstance(table, bool) or not isinstance(table, int) or not 1 <= table <= MAX_TABLE
     ):
         raise refuse(
-            f"A table is a whole number from 1 to {MAX_TABLE}.", code="invalid", field="table"
+            _("A table is a whole number from 1 to {MAX_TABLE}.").format(MAX_TABLE=MAX_TABLE),
+            code="invalid",
+            field="table",
         )
     with transaction.atomic():
         tournament_id = (
@@ -75,12 +83,14 @@ def match_table_set(*, match: Match, table: int | None, by: User | None = None) 
             .get(pk=match.pk)
         )
         if match.is_bye and table is not None:
-            raise refuse("A bye is not played: it needs no table.", code="bye", field="table")
+            raise refuse(_("A bye is not played: it needs no table."), code="bye", field="table")
         if table is not None:
             holder = _tables_in_use(tournament_id, besides=[match.pk]).get(table)
             if holder is not None:
                 raise refuse(
-                    f"Table {table} is in use by another match (#{holder}) that is not finished.",
+                    _(
+                        "Table {table} is in use by another match (#{holder}) that is not finished."
+                    ).format(table=table, holder=holder),
                     code="table-in-use",
                     field="table",
                     match=holder,
@@ -89,16 +99,25 @@ def match_table_set(*, match: Match, table: int | None, by: User | None = None) 
             match.table = table
             match.save(update_fields=["table", "updated_at"])
             announce_match_changed(match.pk, match.event_id, tournament_id=tournament_id)
+            if table is not None and match.status in TOLD:
+                announce_tables_given([match.pk])
     return match
 
 
 def round_tables_assign(
-    *, round_: Round, by: User | None = None, waiting_too: bool = False
+    *,
+    round_: Round,
+    by: User | None = None,
+    waiting_too: bool = False,
+    tell: bool = True,
 ) -> list[Match]:
     """Number the tables of ``round_``: each ready match without a table gets the lowest
     table no unfinished match of the tournament holds, in bracket (slot) order.
     ``waiting_too``: also the matches whose two players are known but that wait for the
     round to start (the draw numbers round 1 before anyone is told their match).
+    ``tell``: the players of a ready match given a table are emailed it (they were told
+    their match without one); off when the caller opens the matches itself, in the same
+    transaction, and their "your match is ready" notice names the table.
 
     Returns the matches given a table (none when every ready match already has one).
     """
@@ -124,11 +143,15 @@ def round_tables_assign(
             table = next(free, None)
             if table is None:
                 raise refuse(
-                    f"Every table up to {MAX_TABLE} is in use.", code="no-table", field="table"
+                    _("Every table up to {MAX_TABLE} is in use.").format(MAX_TABLE=MAX_TABLE),
+                    code="no-table",
+                    field="table",
                 )
             match.table, match.updated_at = table, now
         Match.objects.bulk_update(waiting, ["table", "updated_at"])
         announce_match_changed(waiting[0].pk, waiting[0].event_id, tournament_id=tournament_id)
+        if tell:
+            announce_tables_given([m.pk for m in waiting if m.status in TOLD])
     return waiting
 
 
@@ -173,9 +196,7 @@ def opened_tables_assign(*, match_ids: Iterable[int]) -> list[Match]:
         return []
     with transaction.atomic():
         _lock_tournament(tournament_id)
-        if not Match.objects.filter(
-            event__tournament_id=tournament_id, table__isnull=False
-        ).exists():
+        if not numbers_tables(tournament_id):
             return []
         waiting = list(
             Match.objects.select_for_update(of=("self",), no_key=True)
@@ -194,4 +215,7 @@ def opened_tables_assign(*, match_ids: Iterable[int]) -> list[Match]:
             for event_id in sorted({m.event_id for m in seated}):
                 first = next(m for m in seated if m.event_id == event_id)
                 announce_match_changed(first.pk, event_id, tournament_id=tournament_id)
+            # Their "ready" notices may have gone out before the seating: the players are
+            # told the table (not twice: a ready notice sent later names it).
+            announce_tables_given([m.pk for m in seated])
     return seated

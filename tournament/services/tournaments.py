@@ -5,8 +5,10 @@ from __future__ import annotations
 import datetime as dt
 import zoneinfo
 
+from django.conf import settings
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from matches.errors import refuse
 from tournament import page_cache
@@ -30,14 +32,18 @@ def _check_details(
     """The tournament's name, stripped, once its name, dates and time zone are valid."""
     name = (name or "").strip()
     if not name:
-        raise refuse("A tournament needs a name.", code="invalid", field="name")
+        raise refuse(_("A tournament needs a name."), code="invalid", field="name")
     if starts_on and ends_on and ends_on < starts_on:
-        raise refuse("The tournament cannot end before it starts.", code="invalid", field="ends_on")
+        raise refuse(
+            _("The tournament cannot end before it starts."), code="invalid", field="ends_on"
+        )
     try:
         zoneinfo.ZoneInfo(time_zone or "UTC")
     except (zoneinfo.ZoneInfoNotFoundError, ValueError) as err:
         raise refuse(
-            f"Unknown time zone {time_zone!r}.", code="invalid", field="time_zone"
+            _("Unknown time zone {time_zone!r}.").format(time_zone=time_zone),
+            code="invalid",
+            field="time_zone",
         ) from err
     return name
 
@@ -48,8 +54,24 @@ ANALYSIS_FIELDS = ("analysis_enabled", "analysis_plies", "analysis_public")
 
 def _plies(plies: int) -> int:
     if plies not in (0, 2):
-        raise refuse("The analysis runs at 0 or 2 plies.", code="invalid", field="analysis_plies")
+        raise refuse(
+            _("The analysis runs at 0 or 2 plies."), code="invalid", field="analysis_plies"
+        )
     return plies
+
+
+def _language(code: str) -> str:
+    """``code`` if the site offers it (``settings.LANGUAGES``), else refused on ``language``."""
+    offered = [c for c, _label in settings.LANGUAGES]
+    if code not in offered:
+        raise refuse(
+            _("Choose one of the site's languages: {languages}.").format(
+                languages=", ".join(offered)
+            ),
+            code="invalid",
+            field="language",
+        )
+    return code
 
 
 def tournament_create(
@@ -65,8 +87,13 @@ def tournament_create(
     analysis_enabled: bool = True,
     analysis_plies: int = 2,
     analysis_public: bool = True,
+    language: str = "en",
 ) -> Tournament:
     """Create a tournament; ``director`` (usually the user creating it) directs it.
+
+    ``language``: the tournament's language (one of ``settings.LANGUAGES``): its pages for
+    visitors whose browser asks for none of the site's, its print sheets, and its emails
+    to players who signed up in no language of their own.
 
     ``analysis_*``: GNU Backgammon's analysis of uploaded match files (on, at 2 plies,
     figures shown to all before the event ends, unless the director says otherwise).
@@ -76,9 +103,15 @@ def tournament_create(
         if slug:
             slug = slugify(slug)
             if not slug:
-                raise refuse("A slug is letters, digits and hyphens.", code="invalid", field="slug")
+                raise refuse(
+                    _("A slug is letters, digits and hyphens."), code="invalid", field="slug"
+                )
             if Tournament.objects.filter(slug=slug).exists():
-                raise refuse(f"The slug {slug!r} is taken.", code="slug-taken", field="slug")
+                raise refuse(
+                    _("The slug {slug!r} is taken.").format(slug=slug),
+                    code="slug-taken",
+                    field="slug",
+                )
         else:
             slug = _free_slug(name)
         tournament = Tournament(
@@ -92,6 +125,7 @@ def tournament_create(
             analysis_enabled=analysis_enabled,
             analysis_plies=_plies(analysis_plies),
             analysis_public=analysis_public,
+            language=_language(language or "en"),
         )
         tournament.full_clean()
         tournament.save()
@@ -112,8 +146,10 @@ def tournament_update(
     analysis_enabled: bool = True,
     analysis_plies: int = 2,
     analysis_public: bool = True,
+    language: str | None = None,
 ) -> Tournament:
-    """Change a tournament's details; its slug (the address of its pages) stays.
+    """Change a tournament's details; its slug (the address of its pages) stays
+    (``language`` ``None`` or empty: the tournament's language stays as it is).
 
     The tournament's pages, the site's lists and its events' pages (which show its
     name, dates and time zone) are invalidated once the change commits.
@@ -130,6 +166,8 @@ def tournament_update(
         tournament.analysis_enabled = analysis_enabled
         tournament.analysis_plies = _plies(analysis_plies)
         tournament.analysis_public = analysis_public
+        if language:
+            tournament.language = _language(language)
         tournament.full_clean(exclude=["slug"])
         tournament.save(
             update_fields=[
@@ -139,6 +177,7 @@ def tournament_update(
                 "venue",
                 "time_zone",
                 "is_public",
+                "language",
                 *ANALYSIS_FIELDS,
             ]
         )

@@ -2,10 +2,8 @@
 
 Importing the package registers every task (Celery's autodiscovery imports
 ``tournament.tasks``) and connects every receiver (``TournamentConfig.ready`` imports it).
-Each task keeps the name it was queued under before the tasks moved here
-(``tournament.tasks.*``, ``tournament.tasks_scheduled.*`` and
-``tournament.notifications.*``): messages waiting in the
-broker and the beat schedule in ``tournament.settings`` carry those names.
+Each task is named ``tournament.tasks.<function>`` (the outbox's own three
+``tournament.outbox.*``); ``renamed`` keeps the former names registered for one release.
 """
 
 from tournament.tasks import (  # noqa: F401
@@ -15,7 +13,10 @@ from tournament.tasks import (  # noqa: F401
     notifications,
     outbox,
     pages,
+    pairing,
     probe,
     ratings,
+    renamed,
+    report_keys,
     tables,
 )

@@ -9,12 +9,13 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
-from celery import shared_task
 from django.dispatch import receiver
 from django.utils import timezone
 
 from matches import signals
 from tournament import outbox
+from tournament.outbox import ADVANCE_TASK
+from tournament.tasks.typed import bound_task, task
 
 log = logging.getLogger(__name__)
 
@@ -22,50 +23,58 @@ log = logging.getLogger(__name__)
 SWEEP_GRACE = dt.timedelta(seconds=30)
 
 
-@receiver(signals.match_completing, dispatch_uid="tournament.tasks.advance.queue_match_completed")
-def queue_match_completed(sender: object, *, match_id: int, **kwargs: object) -> None:
+@receiver(signals.match_completing, dispatch_uid="tournament.tasks.advance.queue_advance_match")
+def queue_advance_match(sender: object, *, match_id: int, **kwargs: object) -> None:
     """Write the bracket's advance to the outbox, in the transaction completing the match."""
-    outbox.enqueue("tournament.tasks.match_completed", match_id)
+    outbox.enqueue(ADVANCE_TASK, match_id)
 
 
-@shared_task(
-    bind=True,
+@bound_task(
     autoretry_for=(Exception,),
     retry_backoff=2,
     retry_backoff_max=60,
     max_retries=8,
     acks_late=True,
-    name="tournament.tasks.match_completed",
+    name="tournament.tasks.advance_match",  # ADVANCE_TASK
 )
-def match_completed(self: object, match_id: int) -> list[int]:
-    """Advance the bracket after a complete match, refresh its pages, tell the next opponents."""
-    from matches.models import Match
-    from tournament import page_cache
+def advance_match(self: object, match_id: int) -> list[int]:
+    """Advance the bracket after a complete match.
+
+    The pages are bumped by the move itself (``BracketMover.finish``, once per event and
+    only when it changed something: the result's own commit bumped them already), the
+    "match ready" notices and the seating are queued by it too.
+    """
     from tournament.services.advance import match_advance
 
-    ready = match_advance(match_id=match_id)
-    event_id, tournament_id = (
-        Match.objects.filter(pk=match_id).values_list("event_id", "event__tournament_id").get()
-    )
-    page_cache.invalidate_event(event_id, tournament_id)
-    # The "match ready" notices are queued by the bracket move itself, on commit.
-    return ready
+    return match_advance(match_id=match_id)
 
 
-@shared_task(name="tournament.tasks.sweep_completed_matches")
+@outbox.batch_form(ADVANCE_TASK)
+def advance_matches(calls: list[list[object]]) -> list[int]:
+    """The batch form of ``advance_match``: one pass per event over many matches."""
+    from tournament.services.advance import matches_advance
+
+    return matches_advance(match_ids=[int(str(args[0])) for args in calls])
+
+
+@task(name="tournament.tasks.sweep_completed_matches")
 def sweep_completed_matches() -> int:
-    """Finish the follow-up work of complete matches whose task was lost (broker or worker down)."""
+    """Reconciliation: write again to the outbox the advance of complete matches that have
+    not moved on after ``SWEEP_GRACE`` (their row was lost with a database restored from a
+    backup, or deleted by hand). The outbox runs them like any other row."""
+    from django.db import transaction
+
     from matches.models import Match
 
-    stale = Match.objects.filter(
-        status=Match.Status.COMPLETE,
-        advanced_at__isnull=True,
-        updated_at__lt=timezone.now() - SWEEP_GRACE,
-    ).values_list("pk", flat=True)[:500]
-    count = 0
-    for match_id in stale:
-        match_completed.delay(match_id)
-        count += 1
-    if count:
-        log.info("sweep queued %d complete matches", count)
-    return count
+    stale = list(
+        Match.objects.filter(
+            status=Match.Status.COMPLETE,
+            advanced_at__isnull=True,
+            updated_at__lt=timezone.now() - SWEEP_GRACE,
+        ).values_list("pk", flat=True)[:500]
+    )
+    if stale:
+        with transaction.atomic():
+            outbox.enqueue_many(ADVANCE_TASK, [[pk] for pk in stale])
+        log.info("sweep queued %d complete matches", len(stale))
+    return len(stale)

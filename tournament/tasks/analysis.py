@@ -12,6 +12,12 @@ run inside the upload's request, which would keep the player waiting 15-45 s at 
 it runs after the commit in a daemon thread of the web process (``analysis_thread``),
 one gnubg at a time per process, and the pages show it queued, then running.
 
+A fair share across tournaments: an analysis is sent to the queue only while its
+tournament has fewer than ``ANALYSIS_SLOTS_PER_TOURNAMENT`` analyses there (or running);
+the others are held in the database and released, oldest first, as each of its
+analyses ends (and by the sweep). Analyses go to the queue in the order they are
+released, so one tournament's burst of uploads cannot starve another's analyses.
+
 Late acks with a visibility timeout longer than the task's time limit; a redelivered
 message finds its analysis claimed (``busy``: it tries again later, and takes over only
 when the first run's heartbeat stopped) or finished (it does nothing). After a lost
@@ -22,12 +28,12 @@ from __future__ import annotations
 
 import logging
 
-from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.dispatch import receiver
 
 from matches import signals
+from tournament.tasks.typed import Bound, bound_task, task
 
 log = logging.getLogger(__name__)
 
@@ -53,23 +59,42 @@ def in_thread() -> bool:
 
 
 def dispatch(analysis_id: int) -> None:
-    """Send the analysis to its queue, or to a background thread when there is no broker.
+    """Send the analysis to its queue if its tournament has a free slot (else it is held
+    in the database until one frees), or to a background thread when there is no broker.
 
     The first background analysis of a process also takes up the analyses a previous
     process left behind (its threads died with it; no beat runs the sweep there).
     """
+    from matches.services.analysis import analysis_release
+
+    _send(analysis_release(analysis_id=analysis_id))
+
+
+def _send(analysis_ids: list[int]) -> None:
+    """Put released analyses on the queue (or in background threads), in their order."""
     if not in_thread():
-        analyse_match.delay(analysis_id)
+        for analysis_id in analysis_ids:
+            analyse_match.delay(analysis_id)
         return
     from tournament.tasks import analysis_thread
 
-    analysis_thread.start(analysis_id, analyse)
-    if analysis_thread.first_start():
+    for analysis_id in analysis_ids:
+        analysis_thread.start(analysis_id, analyse)
+    if analysis_ids and analysis_thread.first_start():
         sweep_analyses()
 
 
-@shared_task(
-    bind=True,
+def _release_after(analysis_id: int) -> None:
+    """An analysis of the tournament ended: its next held one may go."""
+    from matches.services.analysis import analysis_release
+
+    try:
+        _send(analysis_release(analysis_id=analysis_id))
+    except Exception:
+        log.warning("could not release the analyses after %s", analysis_id, exc_info=True)
+
+
+@bound_task(
     name="tournament.tasks.analyse_match",
     acks_late=True,
     reject_on_worker_lost=True,
@@ -77,7 +102,7 @@ def dispatch(analysis_id: int) -> None:
     time_limit=settings.ANALYSIS_TASK_TIME_LIMIT + 60,
     max_retries=4,
 )
-def analyse_match(self: object, analysis_id: int) -> str:
+def analyse_match(self: Bound, analysis_id: int) -> str:
     """Analyse one stored match file with gnubg: the quick pass, then the full one."""
     from matches.services.analysis import HEARTBEAT_STALE, analysis_fail
 
@@ -88,17 +113,22 @@ def analyse_match(self: object, analysis_id: int) -> str:
             analysis_id=analysis_id,
             reason=f"the analysis took longer than {settings.ANALYSIS_TASK_TIME_LIMIT} s",
         )
+        _release_after(analysis_id)
         return "failed"
     if outcome == "busy":  # another delivery is running it: look again once it could be lost
-        raise self.retry(countdown=HEARTBEAT_STALE.total_seconds() + 30)  # type: ignore[attr-defined]
+        raise self.retry(countdown=HEARTBEAT_STALE.total_seconds() + 30)
     return outcome
 
 
 def analyse(analysis_id: int) -> str:
-    """Run the analysis (both passes), refreshing its pages after each; what happened."""
+    """Run the analysis (both passes), refreshing its pages after each; what happened.
+    Then the tournament's next held analysis, if any, goes to the queue."""
     from matches.services.analysis import analysis_run
 
-    return analysis_run(analysis_id=analysis_id, on_pass=lambda: _refresh(analysis_id))
+    outcome = analysis_run(analysis_id=analysis_id, on_pass=lambda: _refresh(analysis_id))
+    if outcome != "busy":
+        _release_after(analysis_id)
+    return outcome
 
 
 def _refresh(analysis_id: int) -> None:
@@ -118,10 +148,15 @@ def _refresh(analysis_id: int) -> None:
             log.warning("could not refresh the pages of analysis %s", analysis_id, exc_info=True)
 
 
-@shared_task(name="tournament.tasks.sweep_analyses")
+@task(name="tournament.tasks.sweep_analyses")
 def sweep_analyses() -> int:
-    """Queue again the analyses whose task was lost (broker or worker down)."""
-    from matches.services.analysis import analyses_lost
+    """Queue again the analyses whose task was lost (broker or worker down), and release
+    held analyses into their tournaments' free slots (a release that was missed)."""
+    from matches.services.analysis import (
+        analyses_lost,
+        analysis_release,
+        tournaments_holding_analyses,
+    )
 
     lost = analyses_lost()
     threads = in_thread()
@@ -134,4 +169,6 @@ def sweep_analyses() -> int:
             analyse_match.delay(analysis_id)
     if lost:
         log.info("sweep queued %d analyses again", len(lost))
+    for tournament_id in tournaments_holding_analyses():
+        _send(analysis_release(tournament_id=tournament_id))
     return len(lost)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import logging
 
-from celery import shared_task
 from django.utils import timezone
+
+from tournament.tasks.typed import task
 
 log = logging.getLogger(__name__)
 
 
-@shared_task(name="tournament.tasks_scheduled.send_deadline_reminders")
+@task(name="tournament.tasks.send_deadline_reminders")
 def send_deadline_reminders() -> int:
     """Remind the players of open matches whose round ends within a day; emails sent."""
     from tournament.services.deadlines import match_remind, matches_to_remind
@@ -30,7 +31,7 @@ def send_deadline_reminders() -> int:
     return sent
 
 
-@shared_task(name="tournament.tasks_scheduled.apply_deadlines")
+@task(name="tournament.tasks.apply_deadlines")
 def apply_deadlines() -> dict[str, int]:
     """Apply each event's deadline rule to the open matches of rounds whose deadline passed."""
     from tournament.services.deadlines import match_deadline_apply, matches_past_deadline

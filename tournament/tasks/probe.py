@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 
-from celery import shared_task
 from django.core.cache import cache
 
 from tournament.models import Player
+from tournament.tasks.typed import task
 
 
-@shared_task(name="tournament.tasks.health_probe")
+@task(name="tournament.tasks.health_probe")
 def health_probe(key: str) -> dict[str, int]:
     """Write the worker's pid and the number of players it sees under ``key`` (diagnostics)."""
     seen = {"pid": os.getpid(), "players": Player.objects.count()}

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from celery import shared_task
+from tournament.tasks.typed import task
 
 
-@shared_task(name="tournament.tasks.assign_opened_tables", acks_late=True)
+@task(name="tournament.tasks.assign_opened_tables", acks_late=True)
 def assign_opened_tables(match_ids: list[int]) -> list[int]:
     """Seat ``match_ids`` at free tables (idempotent: a seated match keeps its table)."""
     from tournament.services.tables import opened_tables_assign

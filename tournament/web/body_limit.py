@@ -14,17 +14,8 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
+from core.http import declared_length, declares_too_much
 from matches.services.records import file_too_large, max_file_bytes
-
-#: Room for the multipart envelope and the other fields around an uploaded file.
-ENVELOPE = 64 * 1024
-
-
-def _declared_length(request: HttpRequest) -> int:
-    try:
-        return int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        return 0
 
 
 class BodyLimitMiddleware:
@@ -34,8 +25,8 @@ class BodyLimitMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        length = _declared_length(request)
-        if length > max_file_bytes() + ENVELOPE:
+        if declares_too_much(request, max_file_bytes()):
+            length = declared_length(request)
             api = request.path.startswith("/api/")
             if not api or settings.SESSION_COOKIE_NAME in request.COOKIES:
                 error = file_too_large(length)

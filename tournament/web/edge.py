@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext as _
 
 #: The private report links' prefix (matches/urls.py).
 PRIVATE_PREFIX = "/r/"
@@ -46,7 +47,7 @@ class NulQueryMiddleware:
                 }
             )
             if bad:
-                message = "A query parameter may not contain a NUL character."
+                message = _("A query parameter may not contain a NUL character.")
                 if request.path.startswith("/api/"):
                     return JsonResponse(
                         {

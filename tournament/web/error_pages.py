@@ -17,50 +17,62 @@ from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from matches.errors import AppError, lost_a_race
 
 log = logging.getLogger(__name__)
 
 #: Status -> (code in the API's shape, title, what to do) for the pages below.
-PAGES: dict[int, tuple[str, str, str]] = {
+PAGES: dict[int, tuple[str, Any, Any]] = {
     400: (
         "bad-request",
-        "This request could not be read",
-        "Go back, check what you entered and try again.",
+        gettext_lazy("This request could not be read"),
+        gettext_lazy("Go back, check what you entered and try again."),
     ),
     401: (
         "not-authenticated",
-        "Please log in first",
-        "Directors: log in with your account. Players: open the private link your director gave you.",
+        gettext_lazy("Please log in first"),
+        gettext_lazy(
+            "Directors: log in with your account. Players: open the private link your director gave you."
+        ),
     ),
     403: (
         "forbidden",
-        "You may not open this page",
-        "If a director sent you this link, ask them for your link again. "
-        "Directors: log in with your account.",
+        gettext_lazy("You may not open this page"),
+        gettext_lazy(
+            "If a director sent you this link, ask them for your link again. "
+            "Directors: log in with your account."
+        ),
     ),
     404: (
         "not-found",
-        "There is no such page",
-        "The address may be mistyped, or the page was removed. "
-        "Start again from the list of tournaments.",
+        gettext_lazy("There is no such page"),
+        gettext_lazy(
+            "The address may be mistyped, or the page was removed. "
+            "Start again from the list of tournaments."
+        ),
     ),
     409: (
         "conflict",
-        "This changed while you were looking at it",
-        "Reload the page to see where things stand, then try again.",
+        gettext_lazy("This changed while you were looking at it"),
+        gettext_lazy("Reload the page to see where things stand, then try again."),
     ),
     503: (
         "busy",
-        "Somebody else was saving a change to the same things at that moment",
-        "Yours was undone and nothing of it was kept: go back and send the form again.",
+        gettext_lazy("Somebody else was saving a change to the same things at that moment"),
+        gettext_lazy(
+            "Yours was undone and nothing of it was kept: go back and send the form again."
+        ),
     ),
     500: (
         "server-error",
-        "Something went wrong on our side",
-        "Nothing was changed by this request unless the page said so. "
-        "Try again in a moment; if it keeps happening, tell the director's table.",
+        gettext_lazy("Something went wrong on our side"),
+        gettext_lazy(
+            "Nothing was changed by this request unless the page said so. "
+            "Try again in a moment; if it keeps happening, tell the director's table."
+        ),
     ),
 }
 
@@ -85,7 +97,8 @@ def _message(exception: BaseException | None) -> str:
 def _page(
     request: HttpRequest | None, status: int, message: str = "", **extra: Any
 ) -> HttpResponse:
-    code, title, advice = PAGES[status]
+    code, lazy_title, lazy_advice = PAGES[status]
+    title, advice = str(lazy_title), str(lazy_advice)
     if request is not None and _is_api(request):
         return JsonResponse(
             {"code": code, "message": message or f"{title}.", "detail": {}}, status=status
@@ -122,7 +135,7 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     """404: JSON under /api/, the styled page elsewhere."""
     if _is_api(request):
         return JsonResponse(
-            {"code": "not-found", "message": "No such resource.", "detail": {}}, status=404
+            {"code": "not-found", "message": _("No such resource."), "detail": {}}, status=404
         )
     return _page(request, 404, _message(exception))
 
@@ -133,8 +146,10 @@ def server_error(request: HttpRequest) -> HttpResponse:
         return JsonResponse(
             {
                 "code": "server-error",
-                "message": "Something went wrong on the server; nothing was changed by this "
-                "request unless its answer said so. Try again.",
+                "message": _(
+                    "Something went wrong on the server; nothing was changed by this "
+                    "request unless its answer said so. Try again."
+                ),
                 "detail": {},
             },
             status=500,
@@ -147,8 +162,10 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     return _page(
         request,
         403,
-        "This form has expired: go back, reload the page and send it again "
-        "(cookies must be allowed for this site).",
+        _(
+            "This form has expired: go back, reload the page and send it again "
+            "(cookies must be allowed for this site)."
+        ),
     )
 
 

@@ -7,8 +7,13 @@ API's token endpoint (tournament/api/auth.py).
   ``NUM_PROXIES`` trusted proxies in front (nginx: 1) the address the nearest of them
   saw, read from the right of ``X-Forwarded-For``. A client cannot pick it by sending
   a header of its own, and visitors behind the one nginx are not counted as one. An
-  IPv6 address counts as its /64 (one host holds a whole /64). Too many failures from
-  one address in a window and that address is refused.
+  IPv6 address counts as its /64 (one host holds a whole /64). Only failures for names
+  that do not exist count against the address (a sprayer of made-up names): too many in
+  a window and the address is slowed, not blocked. Each attempt from it then waits
+  ``ADDRESS_SLOW_SECONDS`` and is still checked: a right password logs in (a director
+  on the venue's Wi-Fi whose account is not itself under attack is never refused for
+  others' failures), a wrong one, or an unknown name, is answered 429 alike (the answer
+  tells no name from another).
 - Per account, failures earn a refusal window that doubles with each failure past
   the first few (15 s, 30 s, 1 min ... up to 15 min) and is forgotten on a success.
   The account is the username as Django's login form reads it (NFKC, then casefold):
@@ -34,15 +39,19 @@ import unicodedata
 from collections.abc import Callable
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import ngettext
 
-from matches.client_address import client_address
+from core.http import client_address
 
-#: Failed attempts allowed per address in a window.
+#: Failed attempts for names that do not exist allowed per address in a window; then
+#: each attempt from the address is slowed by ``ADDRESS_SLOW_SECONDS``.
 ADDRESS_MAX_FAILURES = 20
 ADDRESS_WINDOW_SECONDS = 600
+ADDRESS_SLOW_SECONDS = 1.0
 #: Failures per username before the first refusal window; the first window; the longest.
 USER_FREE_FAILURES = 5
 USER_FIRST_DELAY = 15
@@ -129,7 +138,7 @@ def user_delay(failures: int) -> int:
     """Seconds a username is refused after ``failures`` failures in a row."""
     if failures < USER_FREE_FAILURES:
         return 0
-    return min(USER_MAX_DELAY, USER_FIRST_DELAY * 2 ** (failures - USER_FREE_FAILURES))
+    return min(USER_MAX_DELAY, int(USER_FIRST_DELAY * 2 ** (failures - USER_FREE_FAILURES)))
 
 
 def _cookie_accounts(request: HttpRequest) -> list[str]:
@@ -155,18 +164,43 @@ def known_address(request: HttpRequest, username: object) -> bool:
         return False
 
 
+def _name_exists(username: object) -> bool:
+    """Whether an account has this username (as the login form reads it, any case)."""
+    name = unicodedata.normalize("NFKC", str(username or "")).strip()
+    if not name:
+        return False
+    try:
+        return bool(get_user_model()._default_manager.filter(username__iexact=name).exists())
+    except Exception:  # the database is down: count it, as before
+        return False
+
+
+def address_slowed(request: HttpRequest, username: object) -> bool:
+    """Whether this attempt comes from an address past its limit of failures for names
+    that do not exist (a known browser is never slowed). The caller waits
+    ``ADDRESS_SLOW_SECONDS``, checks the password, and answers a failure 429."""
+    if known_browser(request, username):
+        return False
+    try:
+        return int(cache.get(_address_key(request), 0)) >= ADDRESS_MAX_FAILURES
+    except Exception:
+        return False
+
+
+def slow_down() -> None:
+    time.sleep(ADDRESS_SLOW_SECONDS)
+
+
 def refusal(request: HttpRequest, username: object) -> int | None:
     """Seconds to wait before trying again, or None when the attempt may go ahead.
 
-    A known browser goes ahead; anyone else waits out the address's limit, then the
-    account's backoff: from an address the account logged in from, the failures made
-    from that address; from anywhere else, all of them.
+    A known browser goes ahead; anyone else waits out the account's backoff: from an
+    address the account logged in from, the failures made from that address; from
+    anywhere else, all of them. (An address' failures slow it: :func:`address_slowed`.)
     """
     if known_browser(request, username):
         return None
     try:
-        if int(cache.get(_address_key(request), 0)) >= ADDRESS_MAX_FAILURES:
-            return ADDRESS_WINDOW_SECONDS
         if not account_name(username):
             return None
         if known_address(request, username):
@@ -185,10 +219,11 @@ def refusal(request: HttpRequest, username: object) -> int | None:
 
 
 def failure_record(request: HttpRequest, username: object) -> None:
-    """Count a failed attempt against the address and the account (overall, and from
-    this address)."""
+    """Count a failed attempt against the account (overall, and from this address), and
+    against the address when no account has that name."""
     try:
-        _counted(_address_key(request), ADDRESS_WINDOW_SECONDS)
+        if not _name_exists(username):
+            _counted(_address_key(request), ADDRESS_WINDOW_SECONDS)
         if account_name(username):
             now = time.time()
             for key, last in (
@@ -231,7 +266,11 @@ def success_record(
 
 
 def refused_message(wait: int) -> str:
-    return f"Too many failed attempts. Wait {wait} seconds before trying again."
+    return ngettext(
+        "Too many failed attempts. Wait {wait} second before trying again.",
+        "Too many failed attempts. Wait {wait} seconds before trying again.",
+        wait,
+    ).format(wait=wait)
 
 
 def _refused(response: HttpResponse, wait: int) -> HttpResponse:
@@ -241,22 +280,28 @@ def _refused(response: HttpResponse, wait: int) -> HttpResponse:
 
 
 class ThrottledLoginView(auth_views.LoginView):
-    """Django's login view, answering 429 while the address or the username is refused."""
+    """Django's login view, answering 429 while the username is refused, and to a failed
+    attempt from a slowed address."""
 
     def post(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
         username = request.POST.get("username", "")
         wait = refusal(request, username)
-        if wait is not None:
-            # Bound without the password, so that nothing is authenticated.
-            form = self.get_form_class()(request, data={"username": username})
-            form.add_error(None, refused_message(wait))
-            return _refused(self.render_to_response(self.get_context_data(form=form)), wait)
-        response = super().post(request, *args, **kwargs)
-        if response.status_code == 302:
-            success_record(username, request, response)
-        else:  # the form came back: the attempt failed
-            failure_record(request, username)
-        return response
+        if wait is None:
+            slowed = address_slowed(request, username)
+            if slowed:
+                slow_down()
+            response = super().post(request, *args, **kwargs)
+            if response.status_code == 302:
+                success_record(username, request, response)
+                return response
+            failure_record(request, username)  # the form came back: the attempt failed
+            if not slowed:
+                return response
+            wait = ADDRESS_WINDOW_SECONDS
+        # Bound without the password, so that nothing is authenticated.
+        form = self.get_form_class()(request, data={"username": username})
+        form.add_error(None, refused_message(wait))
+        return _refused(self.render_to_response(self.get_context_data(form=form)), wait)
 
 
 def throttled_login(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -267,16 +312,21 @@ def throttled_login(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
             return view(request, *args, **kwargs)
         username = request.POST.get("username", "")
         wait = refusal(request, username)
-        if wait is not None:
-            return _refused(
-                HttpResponse(refused_message(wait), content_type="text/plain; charset=utf-8"),
-                wait,
-            )
-        response = view(request, *args, **kwargs)
-        if response.status_code == 302:
-            success_record(username, request, response)
-        else:
+        if wait is None:
+            slowed = address_slowed(request, username)
+            if slowed:
+                slow_down()
+            response = view(request, *args, **kwargs)
+            if response.status_code == 302:
+                success_record(username, request, response)
+                return response
             failure_record(request, username)
-        return response
+            if not slowed:
+                return response
+            wait = ADDRESS_WINDOW_SECONDS
+        return _refused(
+            HttpResponse(refused_message(wait), content_type="text/plain; charset=utf-8"),
+            wait,
+        )
 
     return wrapped

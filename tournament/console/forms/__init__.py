@@ -1,10 +1,11 @@
 """The console's forms: they parse and check the shape of what a director typed, nothing more.
 
 Business rules (may this event be drawn, is this score a finished match...) belong to
-the services, whose refusals the views show next to the field they name.
+the services, whose refusals the views show next to the field they name. The views use
+them as ``forms.X``: ``__all__`` says what the package exports (mypy --strict reads it).
 """
 
-from tournament.console.forms.events import (  # noqa: F401
+from tournament.console.forms.events import (
     DrawForm,
     EventForm,
     EventSettingsForm,
@@ -13,7 +14,7 @@ from tournament.console.forms.events import (  # noqa: F401
     TournamentForm,
     TournamentSettingsForm,
 )
-from tournament.console.forms.fields import (  # noqa: F401
+from tournament.console.forms.fields import (
     MAX_CSV_BYTES,
     AskToConfirm,
     ConfirmForm,
@@ -24,7 +25,7 @@ from tournament.console.forms.fields import (  # noqa: F401
     NumberListField,
     TiebreaksField,
 )
-from tournament.console.forms.matches import (  # noqa: F401
+from tournament.console.forms.matches import (
     BaseGamesFormSet,
     ConfirmScoreMixin,
     CorrectionForm,
@@ -37,9 +38,43 @@ from tournament.console.forms.matches import (  # noqa: F401
     TableForm,
     games_formset,
 )
-from tournament.console.forms.players import (  # noqa: F401
+from tournament.console.forms.players import (
     DirectorAddForm,
     PlayerEditForm,
     PlayersCsvForm,
     RegisterForm,
 )
+
+__all__ = [
+    "MAX_CSV_BYTES",
+    "AskToConfirm",
+    "BaseGamesFormSet",
+    "ConfirmForm",
+    "ConfirmScoreMixin",
+    "CorrectionForm",
+    "DateInput",
+    "DirectorAddForm",
+    "DrawForm",
+    "EventForm",
+    "EventSettingsForm",
+    "FinalScoreForm",
+    "ForfeitForm",
+    "GameRowForm",
+    "GridFilterForm",
+    "IntListField",
+    "LockedBoundField",
+    "LockedFieldsForm",
+    "MatchLengthsForm",
+    "NumberListField",
+    "PenaltyForm",
+    "PlayerEditForm",
+    "PlayersCsvForm",
+    "RegisterForm",
+    "SideForm",
+    "SidePoolForm",
+    "TableForm",
+    "TiebreaksField",
+    "TournamentForm",
+    "TournamentSettingsForm",
+    "games_formset",
+]

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from tournament.selectors import TIEBREAKS
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 MAX_CSV_BYTES = 1_000_000
 
@@ -36,10 +41,17 @@ class IntListField(forms.CharField):
             if not part:
                 continue
             if not part.isdigit():
-                raise ValidationError(f"“{part}” is not a whole number.", code="invalid")
+                raise ValidationError(
+                    _("“{part}” is not a whole number.").format(part=part), code="invalid"
+                )
             number = int(part)
             if number < self.minimum:
-                raise ValidationError(f"Each number must be at least {self.minimum}.", code="min")
+                raise ValidationError(
+                    _("Each number must be at least {self_minimum}.").format(
+                        self_minimum=self.minimum
+                    ),
+                    code="min",
+                )
             numbers.append(number)
         return numbers
 
@@ -65,9 +77,11 @@ class NumberListField(forms.CharField):
             try:
                 number = float(part)
             except ValueError:
-                raise ValidationError(f"“{part}” is not a number.", code="invalid") from None
+                raise ValidationError(
+                    _("“{part}” is not a number.").format(part=part), code="invalid"
+                ) from None
             if not number >= 0 or number == float("inf"):
-                raise ValidationError("Each number must be 0 or more.", code="min")
+                raise ValidationError(_("Each number must be 0 or more."), code="min")
             numbers.append(int(number) if number.is_integer() else number)
         return numbers
 
@@ -80,7 +94,10 @@ class TiebreakSelects(forms.MultiWidget):
     def __init__(self, attrs: dict[str, Any] | None = None) -> None:
         choices = [("", "—"), *TIEBREAKS.items()]
         widgets = [
-            forms.Select(choices=choices, attrs={"aria-label": f"Tie-break {i + 1}"})
+            forms.Select(
+                choices=choices,
+                attrs={"aria-label": format_lazy(_("Tie-break {number}"), number=i + 1)},
+            )
             for i in range(len(TIEBREAKS))
         ]
         super().__init__(widgets, attrs)
@@ -111,7 +128,7 @@ class TiebreaksField(forms.CharField):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("max_length", 200)
         kwargs.setdefault(
-            "help_text", "First tie-break first; none chosen takes the default order."
+            "help_text", _("First tie-break first; none chosen takes the default order.")
         )
         super().__init__(**kwargs)
 
@@ -125,9 +142,12 @@ class TiebreaksField(forms.CharField):
         names = [part for part in re.split(r"[\s,;]+", (text or "").strip()) if part]
         unknown = [name for name in names if name not in TIEBREAKS]
         if unknown:
-            raise ValidationError(f"Unknown tie-break(s): {', '.join(unknown)}.", code="invalid")
+            raise ValidationError(
+                _("Unknown tie-break(s): {join_unknown}.").format(join_unknown=", ".join(unknown)),
+                code="invalid",
+            )
         if len(set(names)) != len(names):
-            raise ValidationError("A tie-break is named twice.", code="invalid")
+            raise ValidationError(_("A tie-break is named twice."), code="invalid")
         return names
 
 
@@ -157,7 +177,9 @@ class LockedFieldsForm(forms.Form):
     is refused next to the field (by ``clean_<field>`` or the service), never dropped.
     """
 
-    def __init__(self, *args: Any, locked: Mapping[str, str] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, locked: Mapping[str, StrOrPromise] | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.locked = {
             name: reason for name, reason in (locked or {}).items() if name in self.fields
@@ -176,7 +198,10 @@ class LockedFieldsForm(forms.Form):
         current = self.initial.get(name)
         if name in self.locked and value not in ("", None, current):
             raise ValidationError(
-                f"This cannot change: {self.locked[name]} It stays {current!r}.", code="locked"
+                _("This cannot change: {self_locked_name} It stays {current!r}.").format(
+                    self_locked_name=self.locked[name], current=current
+                ),
+                code="locked",
             )
 
 
@@ -185,8 +210,8 @@ class AskToConfirm(forms.Form):
     brings into sight (``call_service`` calls ``ask_to_confirm`` for those refusals)."""
 
     confirm_field = "confirm"
-    confirm_label = ""
-    confirm_help = ""
+    confirm_label: StrOrPromise = ""
+    confirm_help: StrOrPromise = ""
 
     def ask_to_confirm(self) -> None:
         """Show the tick box with its label."""

@@ -7,6 +7,8 @@ from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from matches.models import Game, Match
 from tournament.console.forms.fields import AskToConfirm
@@ -33,15 +35,15 @@ class SideForm(forms.Form):
         for entry in (self.match.entry1, self.match.entry2):
             if entry is not None and str(entry.pk) == value:
                 return entry
-        raise ValidationError("Choose one of the two players.")
+        raise ValidationError(_("Choose one of the two players."))
 
 
 class ConfirmScoreMixin(AskToConfirm):
     """A tick box to confirm an unlikely final score, shown once the score was warned about."""
 
     confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
-    confirm_label = "Confirm this unlikely score"
-    confirm_help = "Tick it if the score is right, and save again."
+    confirm_label = _("Confirm this unlikely score")
+    confirm_help = _("Tick it if the score is right, and save again.")
 
 
 class FinalScoreForm(ConfirmScoreMixin, SideForm):
@@ -51,11 +53,11 @@ class FinalScoreForm(ConfirmScoreMixin, SideForm):
 
     score1 = forms.IntegerField(min_value=0, max_value=999)
     score2 = forms.IntegerField(min_value=0, max_value=999)
-    reason = forms.CharField(max_length=300, required=False, label="Note")
+    reason = forms.CharField(max_length=300, required=False, label=_("Note"))
     cascade = forms.BooleanField(
         required=False,
-        label="Cascade",
-        help_text="If the winner changes: also reset the later matches already played.",
+        label=_("Cascade"),
+        help_text=_("If the winner changes: also reset the later matches already played."),
     )
 
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
@@ -76,13 +78,14 @@ class FinalScoreForm(ConfirmScoreMixin, SideForm):
 class ForfeitForm(SideForm):
     """A forfeit (a player did not play) or a walkover (the opponent never came)."""
 
-    winner = forms.ChoiceField(widget=forms.RadioSelect)
+    winner = forms.ChoiceField(label=_("Winner"), widget=forms.RadioSelect)
     decision = forms.ChoiceField(
-        choices=[(Match.Decision.FORFEIT, "Forfeit"), (Match.Decision.WALKOVER, "Walkover")],
+        label=_("Decision"),
+        choices=[(Match.Decision.FORFEIT, _("Forfeit")), (Match.Decision.WALKOVER, _("Walkover"))],
         widget=forms.RadioSelect,
         initial=Match.Decision.FORFEIT,
     )
-    reason = forms.CharField(max_length=300, required=False)
+    reason = forms.CharField(label=_("Reason"), max_length=300, required=False)
 
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, match=match, **kwargs)
@@ -95,9 +98,9 @@ class ForfeitForm(SideForm):
 class PenaltyForm(SideForm):
     """Late-arrival penalty points: the late player's opponent starts with them."""
 
-    late = forms.ChoiceField(widget=forms.RadioSelect, label="Late player")
-    points = forms.IntegerField(min_value=1, max_value=99, label="Penalty points")
-    reason = forms.CharField(max_length=300, required=False)
+    late = forms.ChoiceField(widget=forms.RadioSelect, label=_("Late player"))
+    points = forms.IntegerField(min_value=1, max_value=99, label=_("Penalty points"))
+    reason = forms.CharField(label=_("Reason"), max_length=300, required=False)
 
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, match=match, **kwargs)
@@ -116,23 +119,23 @@ class CorrectionForm(ConfirmScoreMixin, SideForm):
 
     field_order = ["winner", "score1", "score2", "confirm", "cascade", "reason"]
 
-    winner = forms.ChoiceField(widget=forms.RadioSelect, label="Correct winner")
+    winner = forms.ChoiceField(widget=forms.RadioSelect, label=_("Correct winner"))
     score1 = forms.IntegerField(min_value=0, max_value=999, required=False)
     score2 = forms.IntegerField(min_value=0, max_value=999, required=False)
     cascade = forms.BooleanField(
         required=False,
-        label="Cascade",
-        help_text="Also reset the later matches this winner already played.",
+        label=_("Cascade"),
+        help_text=_("Also reset the later matches this winner already played."),
     )
-    reason = forms.CharField(max_length=300, required=False)
+    reason = forms.CharField(label=_("Reason"), max_length=300, required=False)
 
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, match=match, **kwargs)
         cast(forms.ChoiceField, self.fields["winner"]).choices = _side_choices(match)
         for name, entry in (("score1", match.entry1), ("score2", match.entry2)):
             player = entry.player.name if entry is not None else name
-            self.fields[name].label = f"Final score of {player}"
-        self.fields["score1"].help_text = "Leave both empty to swap the recorded score."
+            self.fields[name].label = gettext("Final score of {player}").format(player=player)
+        self.fields["score1"].help_text = _("Leave both empty to swap the recorded score.")
 
     def clean_winner(self) -> Entry:
         return self.entry_for(self.cleaned_data["winner"])
@@ -141,7 +144,7 @@ class CorrectionForm(ConfirmScoreMixin, SideForm):
         data = super().clean() or {}
         s1, s2 = data.get("score1"), data.get("score2")
         if (s1 is None) != (s2 is None):
-            self.add_error("score2" if s2 is None else "score1", "Give both scores, or neither.")
+            self.add_error("score2" if s2 is None else "score1", _("Give both scores, or neither."))
         data["score"] = None if s1 is None or s2 is None else (s1, s2)
         return data
 
@@ -153,8 +156,8 @@ class TableForm(forms.Form):
         min_value=1,
         max_value=999,
         required=False,
-        label="Table",
-        help_text="Leave blank to take the match off its table.",
+        label=_("Table"),
+        help_text=_("Leave blank to take the match off its table."),
     )
 
 
@@ -162,15 +165,15 @@ class GridFilterForm(forms.Form):
     """The match grid's filters (GET)."""
 
     status = forms.ChoiceField(
-        choices=[("", "Every state"), *Match.Status.choices], required=False, label="State"
+        choices=[("", _("Every state")), *Match.Status.choices], required=False, label=_("State")
     )
-    round = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
-    byes = forms.BooleanField(required=False, label="Show byes")
+    round = forms.TypedChoiceField(label=_("Round"), coerce=int, required=False, empty_value=None)
+    byes = forms.BooleanField(required=False, label=_("Show byes"))
 
     def __init__(self, *args: Any, rounds: Iterable[Round] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["round"]).choices = [
-            ("", "Every round"),
+            ("", _("Every round")),
             *(
                 (
                     str(r.pk),
@@ -185,12 +188,16 @@ class GridFilterForm(forms.Form):
 class GameRowForm(forms.Form):
     """One game of a match entered game by game; a row without a winner is left out."""
 
-    winner = forms.ChoiceField(required=False, label="Winner")
+    winner = forms.ChoiceField(required=False, label=_("Winner"))
     cube = forms.TypedChoiceField(
-        choices=[(str(2**k), str(2**k)) for k in range(7)], coerce=int, initial="1", label="Cube"
+        choices=[(str(2**k), str(2**k)) for k in range(7)], coerce=int, initial="1", label=_("Cube")
     )
-    result = forms.ChoiceField(choices=Game.Result.choices, initial=Game.Result.SINGLE)
-    ended_by = forms.ChoiceField(choices=Game.EndedBy.choices, initial=Game.EndedBy.PLAY)
+    result = forms.ChoiceField(
+        label=_("Result"), choices=Game.Result.choices, initial=Game.Result.SINGLE
+    )
+    ended_by = forms.ChoiceField(
+        label=_("Ended by"), choices=Game.EndedBy.choices, initial=Game.EndedBy.PLAY
+    )
 
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -219,10 +226,10 @@ class BaseGamesFormSet(forms.BaseFormSet):
             return
         rows = [bool(f.cleaned_data.get("winner")) for f in self.forms]
         if not any(rows):
-            raise ValidationError("Enter at least one game.")
+            raise ValidationError(_("Enter at least one game."))
         last = max(i for i, filled in enumerate(rows) if filled)
         if not all(rows[: last + 1]):
-            raise ValidationError("Leave no empty row between games.")
+            raise ValidationError(_("Leave no empty row between games."))
 
 
 def games_formset(match: Match, data: Any = None) -> BaseGamesFormSet:

@@ -6,6 +6,7 @@ from typing import Any, cast
 
 from django import forms
 from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy as _
 
 from tournament.console.forms.fields import MAX_CSV_BYTES, AskToConfirm
 from tournament.models import Event, Player
@@ -14,43 +15,46 @@ from tournament.models import Event, Player
 class PlayersCsvForm(forms.Form):
     """A CSV of players (name, email, rating, club), uploaded or pasted, and where to enter them."""
 
-    file = forms.FileField(required=False, label="CSV file")
+    file = forms.FileField(required=False, label=_("CSV file"))
     text = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false", "class": "mono"}),
-        label="…or paste the CSV",
-        help_text="A header row name,email,rating,club (country too); email, rating and club "
-        "may be empty. Fix any line here and preview again.",
+        label=_("…or paste the CSV"),
+        help_text=_(
+            "A header row name,email,rating,club (country too); email, "
+            "rating and club may be empty. Fix any line here and preview "
+            "again."
+        ),
     )
     event = forms.ModelChoiceField(
         queryset=Event.objects.none(),
         required=False,
-        label="Enter them in",
-        empty_label="No event (players only)",
+        label=_("Enter them in"),
+        empty_label=_("No event (players only)"),
     )
 
     def __init__(self, *args: Any, events: QuerySet[Event] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if events is not None:
-            cast(forms.ModelChoiceField, self.fields["event"]).queryset = events
+            cast("forms.ModelChoiceField[Event]", self.fields["event"]).queryset = events
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         upload = data.get("file")
         if upload is not None:
             if upload.size > MAX_CSV_BYTES:
-                self.add_error("file", "The file is over 1 MB; split it.")
+                self.add_error("file", _("The file is over 1 MB; split it."))
                 return data
             raw = upload.read()
             try:
                 data["csv_text"] = raw.decode("utf-8-sig")
             except UnicodeDecodeError:
-                self.add_error("file", "The file is not UTF-8 text; save it as CSV UTF-8.")
+                self.add_error("file", _("The file is not UTF-8 text; save it as CSV UTF-8."))
                 return data
         else:
             data["csv_text"] = data.get("text") or ""
         if not data["csv_text"].strip() and not self.errors:
-            self.add_error("text", "Upload a CSV file or paste its text.")
+            self.add_error("text", _("Upload a CSV file or paste its text."))
         return data
 
 
@@ -60,31 +64,31 @@ class RegisterForm(forms.Form):
     player = forms.ModelChoiceField(
         queryset=Player.objects.none(),
         required=False,
-        label="A player of this tournament",
+        label=_("A player of this tournament"),
         empty_label="—",
     )
-    name = forms.CharField(max_length=120, required=False, label="…or a new player")
-    email = forms.EmailField(required=False)
-    rating = forms.FloatField(required=False, min_value=1)
-    club = forms.CharField(max_length=120, required=False)
-    seed = forms.IntegerField(required=False, min_value=1)
+    name = forms.CharField(max_length=120, required=False, label=_("…or a new player"))
+    email = forms.EmailField(label=_("Email"), required=False)
+    rating = forms.FloatField(label=_("Rating"), required=False, min_value=1)
+    club = forms.CharField(label=_("Club"), max_length=120, required=False)
+    seed = forms.IntegerField(label=_("Seed"), required=False, min_value=1)
     confirm_new = forms.BooleanField(
         required=False,
-        label="Yes, this is a new player",
-        help_text="Only when a player of the same name already exists and this is someone else.",
+        label=_("Yes, this is a new player"),
+        help_text=_("Only when a player of the same name already exists and this is someone else."),
     )
 
     def __init__(self, *args: Any, players: QuerySet[Player] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if players is not None:
-            cast(forms.ModelChoiceField, self.fields["player"]).queryset = players
+            cast("forms.ModelChoiceField[Player]", self.fields["player"]).queryset = players
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if not data.get("player") and not data.get("name"):
-            self.add_error("name", "Choose a player or type a new player's name.")
+            self.add_error("name", _("Choose a player or type a new player's name."))
         if data.get("player") and data.get("name"):
-            self.add_error("name", "Either choose a player or type a new one, not both.")
+            self.add_error("name", _("Either choose a player or type a new one, not both."))
         return data
 
 
@@ -95,21 +99,28 @@ class PlayerEditForm(AskToConfirm):
     new name (``ask_to_confirm``), as the score forms ask about an unlikely score.
     """
 
-    name = forms.CharField(max_length=120)
+    name = forms.CharField(label=_("Name"), max_length=120)
     email = forms.EmailField(
+        label=_("Email"),
         required=False,
-        help_text="Where this tournament's notices go (their private link, match ready, "
-        "reminders). For a player also in tournaments you do not direct, it is this "
-        "tournament's contact only: their own email stays as it is.",
+        help_text=_(
+            "Where this tournament's notices go (their private link, "
+            "match ready, reminders). For a player also in tournaments "
+            "you do not direct, it is this tournament's contact only: "
+            "their own email stays as it is."
+        ),
     )
-    club = forms.CharField(max_length=120, required=False)
+    club = forms.CharField(label=_("Club"), max_length=120, required=False)
     country = forms.CharField(
-        max_length=2, required=False, help_text="Two-letter ISO code, e.g. NO or DE."
+        label=_("Country"),
+        max_length=2,
+        required=False,
+        help_text=_("Two-letter ISO code, e.g. NO or DE."),
     )
     confirm_new = forms.BooleanField(required=False, widget=forms.HiddenInput)
     confirm_field = "confirm_new"
-    confirm_label = "Yes, this is another person of that name"
-    confirm_help = "Tick it if they are different people, and save again."
+    confirm_label = _("Yes, this is another person of that name")
+    confirm_help = _("Tick it if they are different people, and save again.")
 
     def __init__(
         self,
@@ -131,7 +142,7 @@ class PlayerEditForm(AskToConfirm):
         if identity_locked:
             for field in ("name", "club", "country"):
                 self.fields[field].disabled = True
-            self.fields["name"].help_text = "Read-only here: see why above."
+            self.fields["name"].help_text = _("Read-only here: see why above.")
         if self.is_bound and self.fields["confirm_new"].clean(self.data.get("confirm_new")):
             self.ask_to_confirm()  # ticked once: stays in sight, never silently kept
 
@@ -140,13 +151,13 @@ class DirectorAddForm(forms.Form):
     """Who to make a director: an existing account, or the username of a new one."""
 
     username = forms.CharField(
-        label="Username or email",
+        label=_("Username or email"),
         max_length=254,
-        help_text="An account's username or email address; a new username makes a new account.",
+        help_text=_("An account's username or email address; a new username makes a new account."),
     )
     email = forms.EmailField(
-        label="Email (new account only)",
+        label=_("Email (new account only)"),
         required=False,
         max_length=254,
-        help_text="The set-password link is emailed here.",
+        help_text=_("The set-password link is emailed here."),
     )

@@ -21,29 +21,24 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
+from core.http import RequestMeta
+from matches.access import Actor
 from matches.models import Game, Match, Submission
 from matches.rules.match import MatchRules, MatchState
-from matches.services.access import Actor
-from matches.services.ledger import RequestMeta
 from matches.services.reporting import GameInput, game_report, match_report
 from matches.signals import match_completing
 from tournament import page_cache
 from tournament.formats.single_elimination import bracket_rounds
 from tournament.models import Entry, Event, Player, Round, Tournament, User
-from tournament.services import (
-    GameResult,
-    draw_make,
-    entry_check_in,
-    entry_register,
-    event_create,
-    event_next_round,
-    match_advance,
-    match_result_enter,
-    round_start,
-    tournament_create,
-)
+from tournament.services.advance import match_advance
+from tournament.services.draws import draw_make
+from tournament.services.entries import entry_check_in, entry_register
+from tournament.services.events import event_create
 from tournament.services.ratings import ratings_recompute
-from tournament.tasks.advance import queue_match_completed
+from tournament.services.results import GameResult, match_result_enter
+from tournament.services.rounds import event_next_round, round_start
+from tournament.services.tournaments import tournament_create
+from tournament.tasks.advance import queue_advance_match
 from tournament.tasks.ratings import queue_rate_match
 
 DEMO_SLUG = "demo-open"
@@ -68,8 +63,8 @@ def bulk_load() -> Iterator[None]:
     (``match_advance``), recomputes the ratings once at the end and refreshes the pages;
     the demo's players have no email, so no notification is lost."""
     receivers = [
-        (queue_match_completed, "tournament.tasks.advance.queue_match_completed"),
-        (queue_rate_match, "tournament.receivers_ratings.queue_rate_match"),
+        (queue_advance_match, "tournament.tasks.advance.queue_advance_match"),
+        (queue_rate_match, "tournament.tasks.ratings.queue_rate_match"),
     ]
     for receiver, uid in receivers:
         match_completing.disconnect(receiver, dispatch_uid=uid)

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Exists, Q
 from django.http import Http404
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from matches.models import Match
+from tournament import selectors
 from tournament.formats.feed_in import FeedInBracket, FromLoser
 from tournament.models import Draw, Event, Round
 from tournament.public import bracket as layout
@@ -18,6 +20,9 @@ from tournament.public.boxes import Destination
 from tournament.public.selectors.common import matches_with_players
 from tournament.selectors import in_field
 from tournament.selectors.brackets import double_elimination, feed_in
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 ELIMINATION = frozenset({Event.Format.SINGLE_ELIMINATION, Event.Format.DOUBLE_ELIMINATION})
 COMPANION_KINDS = (Event.Kind.CONSOLATION, Event.Kind.LAST_CHANCE)
@@ -30,7 +35,7 @@ def event_by_slugs(slug: str, event_slug: str) -> Event:
             tournament__slug=slug, slug=event_slug
         )
     except Event.DoesNotExist:
-        raise Http404("No such event") from None
+        raise Http404(_("No such event")) from None
 
 
 def event_url(event: Event) -> str:
@@ -47,6 +52,12 @@ class EventPage:
     rounds: list[tuple[Round, list[Match]]]
     draws: list[Draw]
     entry_count: int
+    counts: Any = None
+    """An elimination Swiss: players alive, cashing and out (``selectors.EliminationCounts``)."""
+    pairing_notes: list[Any] = field(default_factory=list)
+    """The public lines of the pairing log (``PairingNote``), round by round."""
+    apart_note: bool = False
+    """A bracket with forbidden pairs: round 1 keeps them apart where the draw allows."""
 
 
 def _companions(event: Event) -> list[Event]:
@@ -91,9 +102,9 @@ def _feed_placeholders(
             for position, line in enumerate((match.upper, match.lower)):
                 if isinstance(line, FromLoser):
                     ref = line.match
-                    fills[(bracket, number, match.ref.index, position)] = (
-                        f"Loser of {source} R{ref.round} M{ref.index + 1}"
-                    )
+                    fills[(bracket, number, match.ref.index, position)] = _(
+                        "Loser of {source} R{round} M{match}"
+                    ).format(source=source, round=ref.round, match=ref.index + 1)
     return fills
 
 
@@ -112,8 +123,8 @@ def _placeholders(event: Event, entrants: dict[int, int]) -> layout.Placeholders
             fills = _feed_placeholders(
                 double_elimination(entrants[event.pk]).losers, Round.Bracket.LOSERS, "W"
             )
-            fills[(Round.Bracket.FINAL, 1, 0, 0)] = "Winners bracket champion"
-            fills[(Round.Bracket.FINAL, 1, 0, 1)] = "Losers bracket champion"
+            fills[(Round.Bracket.FINAL, 1, 0, 0)] = _("Winners bracket champion")
+            fills[(Round.Bracket.FINAL, 1, 0, 1)] = _("Losers bracket champion")
             return fills
     except ValueError:  # a structure the draw did not make: show plain empty lines
         return {}
@@ -181,18 +192,22 @@ def _destinations(companions: Iterable[layout.Bracket]) -> dict[int, Destination
 class Standings:
     """The standings table: its tie-break columns (name, label) and each row's values."""
 
-    columns: list[tuple[str, str]]
+    columns: list[tuple[str, StrOrPromise]]
     rows: list[tuple[Any, list[float]]]
+    elimination: int | None = None
+    """An elimination Swiss: the losses that put a player out."""
 
 
 def _standings(event: Event) -> Standings:
     """Swiss or round-robin standings (``tournament.selectors.standings``) laid out as a table."""
-    from tournament import selectors
-
     rows = selectors.standings(event)
     names = [n for n in (event.tiebreaks or selectors.DEFAULT_TIEBREAKS) if n != "wins"]
     columns = [(n, selectors.TIEBREAKS.get(n, n.replace("_", " "))) for n in names]
-    return Standings(columns, [(row, [row.columns.get(n, 0) for n in names]) for row in rows])
+    return Standings(
+        columns,
+        [(row, [row.columns.get(n, 0) for n in names]) for row in rows],
+        event.losses_to_eliminate if event.is_elimination_swiss else None,
+    )
 
 
 def event_page(event: Event) -> EventPage:
@@ -205,7 +220,12 @@ def event_page(event: Event) -> EventPage:
         side = list(_brackets(companions).values())
         destinations = _destinations(side)
         main = _brackets([event], destinations).get(event.pk)
-        return EventPage(event, main, side, feeds_into, None, [], draws, entry_count)
+        apart = event.feeds_from_id is None and (
+            event.avoid_same_club_first_round or event.forbidden_pairs.exists()
+        )
+        return EventPage(
+            event, main, side, feeds_into, None, [], draws, entry_count, apart_note=apart
+        )
     rounds = list(event.rounds.order_by("number"))
     by_round: dict[int, list[Match]] = {r.pk: [] for r in rounds}
     for match in matches_with_players().filter(event=event).order_by("round__number", "slot"):
@@ -219,6 +239,10 @@ def event_page(event: Event) -> EventPage:
         [(r, by_round[r.pk]) for r in reversed(rounds)],
         draws,
         entry_count,
+        counts=selectors.elimination_counts(event) if event.is_elimination_swiss else None,
+        pairing_notes=list(event.pairing_notes.order_by("id")),
+        apart_note=event.format == Event.Format.ROUND_ROBIN
+        and (event.avoid_same_club_first_round or event.forbidden_pairs.exists()),
     )
 
 
@@ -238,4 +262,4 @@ def draw_of(event: Event, draw_id: int) -> Draw:
     try:
         return Draw.objects.select_related("made_by").get(event=event, pk=draw_id)
     except Draw.DoesNotExist:
-        raise Http404("No such draw") from None
+        raise Http404(_("No such draw")) from None

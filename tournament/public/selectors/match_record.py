@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 from django.http import Http404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from matches.game_moves import decode_moves
 from matches.models import Game, Match
@@ -31,7 +33,7 @@ class MoveRow:
     def cell(self) -> str:
         """As a match file writes it: ``31: 8/5 6/5``, ``Doubles => 2``, ``Takes``."""
         if self.dice:
-            return f"{self.dice}: {self.text}" if self.text != "(no move)" else f"{self.dice}:"
+            return f"{self.dice}: {self.text}" if self.text != str(NO_MOVE) else f"{self.dice}:"
         return self.text[:1].upper() + self.text[1:]
 
 
@@ -85,24 +87,29 @@ def match_event_id(match_id: int) -> int:
     """The event of match ``match_id`` or 404 (a small indexed read, cached by the view)."""
     found = Match.objects.filter(pk=match_id).values_list("event_id", flat=True).first()
     if found is None:
-        raise Http404("No such match")
+        raise Http404(_("No such match"))
     return found
 
 
 def _side_name(match: Match, side: object) -> str:
     """The name of the player on ``side`` (1 or 2) of ``match``."""
     entry = match.entry1 if side in (1, "1") else match.entry2 if side in (2, "2") else None
-    return entry.player.name if entry is not None else f"side {side}"
+    return entry.player.name if entry is not None else _("side {side}").format(side=side)
 
 
 def _player_name(match: Match, player_id: object) -> str:
     for entry in (match.entry1, match.entry2):
         if entry is not None and entry.player_id == player_id:
             return entry.player.name
-    return f"player {player_id}"
+    return _("player {id}").format(id=player_id)
 
 
-_ANSWERS = {"take": "taken", "drop": "dropped", "beaver": "beavered", "raccoon": "raccooned"}
+_ANSWERS = {
+    "take": gettext_lazy("taken"),
+    "drop": gettext_lazy("dropped"),
+    "beaver": gettext_lazy("beavered"),
+    "raccoon": gettext_lazy("raccooned"),
+}
 
 
 def _doubles(match: Match, game: Game) -> list[str]:
@@ -118,32 +125,47 @@ def _doubles(match: Match, game: Game) -> list[str]:
             who = _side_name(match, double["side"])
         else:
             who = _player_name(match, double.get("player", double.get("by")))
-        answer = _ANSWERS.get(str(double.get("response", "")), str(double.get("response", "")))
+        answer = str(_ANSWERS.get(str(double.get("response", "")), str(double.get("response", ""))))
         turn = double.get("turn")
-        text = f"{who} doubled" + (f" at roll {turn}" if turn is not None else "")
+        text = (
+            _("{who} doubled at roll {turn}").format(who=who, turn=turn)
+            if turn is not None
+            else _("{who} doubled").format(who=who)
+        )
         out.append(f"{text}, {answer}" if answer else text)
     if not out:
         # Reported game by game without the doubles' detail: what the cube and the end say.
         if game.cube > 1:
-            out.append(f"cube at {game.cube} (who doubled was not reported)")
+            out.append(_("cube at {cube} (who doubled was not reported)").format(cube=game.cube))
         if game.ended_by == "drop":
-            out.append(f"doubled to {game.cube * 2}, dropped")
+            out.append(_("doubled to {cube}, dropped").format(cube=game.cube * 2))
     return out
 
 
-_ANSWER_TEXT = {Take: "takes", Drop: "drops", Beaver: "beavers", Raccoon: "raccoons"}
+_ANSWER_TEXT = {
+    Take: gettext_lazy("takes"),
+    Drop: gettext_lazy("drops"),
+    Beaver: gettext_lazy("beavers"),
+    Raccoon: gettext_lazy("raccoons"),
+}
+#: A roll with no legal move, as the match page shows it.
+NO_MOVE = gettext_lazy("(no move)")
 
 
 def _move_text(action: Action) -> tuple[str, str]:
     """The dice (``31``, or empty) and what ``action`` did, as the match page words it."""
     if isinstance(action, RollPlay):
-        return "".join(str(d) for d in action.dice), action.play or "(no move)"
+        return "".join(str(d) for d in action.dice), action.play or str(NO_MOVE)
     if isinstance(action, Double):
-        return "", "doubles" + (f" to {action.value}" if action.value else "")
+        if action.value:
+            return "", _("doubles to {value}").format(value=action.value)
+        return "", _("doubles")
     if isinstance(action, Win):
         points = action.points
-        return "", f"wins {points} point{'s' if points != 1 else ''}"
-    return "", _ANSWER_TEXT.get(type(action), "")
+        return "", ngettext("wins {points} point", "wins {points} points", points).format(
+            points=points
+        )
+    return "", str(_ANSWER_TEXT.get(type(action), ""))
 
 
 def _move_rows(match: Match, moves: object) -> list[MoveRow]:
@@ -171,7 +193,7 @@ def match_page(match_id: int) -> MatchPage:
             .get(pk=match_id)
         )
     except Match.DoesNotExist:
-        raise Http404("No such match") from None
+        raise Http404(_("No such match")) from None
     games = list(match.games.order_by("number", "id"))
     rows: list[GameRow] = []
     voided: list[Game] = []

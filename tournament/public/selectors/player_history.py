@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 
 from django.db.models import Q
 from django.http import Http404
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 
 from matches.models import Match
 from tournament.models import Entry, Event, Player, RatingChange
@@ -43,7 +45,7 @@ def player_page(player_id: int) -> PlayerPage:
     try:  # a player seen only in private tournaments is not found (the page is public)
         player = players_visible_to(None).get(pk=player_id)
     except Player.DoesNotExist:
-        raise Http404("No such player") from None
+        raise Http404(_("No such player")) from None
     entries = list(
         player.entries.filter(event__tournament__is_public=True)
         .select_related("event__tournament", "event__champion")
@@ -89,6 +91,9 @@ def _places(entries: list[Entry]) -> dict[int, str]:
         sheet = event_final(entry.event)
         row = sheet.row_of(entry.pk) if sheet is not None else None
         if sheet is not None and row is not None:
-            text = f"{row.place} of {len(sheet.rows)}"
-            places[entry.pk] = text + (f" · prize {row.prize:,}" if row.prize else "")
+            text = _("{place} of {field}").format(place=row.place, field=len(sheet.rows))
+            if row.prize:
+                prize = number_format(row.prize, force_grouping=True)
+                text += " · " + _("prize {prize}").format(prize=prize)
+            places[entry.pk] = text
     return places

@@ -9,12 +9,14 @@ from typing import Any
 from django.db.models import Count, F, IntegerField, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from matches.models import Match
+from matches.names import names_told_apart
 from tournament.models import Entry, Event, Player, Round, Tournament
 from tournament.public.selectors.common import RUNNING, matches_with_players
 from tournament.public.selectors.in_play import LiveMatch, live_matches
-from tournament.selectors import in_field
+from tournament.selectors import field_count, in_field
 
 
 def public_tournaments() -> QuerySet[Tournament]:
@@ -31,7 +33,7 @@ def tournament_by_slug(slug: str) -> Tournament:
     try:
         return Tournament.objects.get(slug=slug)
     except Tournament.DoesNotExist:
-        raise Http404("No such tournament") from None
+        raise Http404(_("No such tournament")) from None
 
 
 def _count_of(rows: QuerySet[Any]) -> Coalesce:
@@ -74,7 +76,7 @@ def tournament_page(tournament: Tournament) -> TournamentPage:
     events = list(
         tournament.events.select_related("champion__player", "feeds_from")
         .annotate(
-            entry_count=_count_of(in_field(Entry.objects.filter(event=OuterRef("pk")))),
+            entry_count=field_count(),
             running_count=_count_of(Match.objects.filter(event=OuterRef("pk"), status__in=RUNNING)),
         )
         .order_by("position", "id")
@@ -90,31 +92,53 @@ def tournament_page(tournament: Tournament) -> TournamentPage:
     )
 
 
-@dataclass(frozen=True)
+@dataclass
 class FoundPlayer:
-    """A player of the tournament whose name matched, with the events they entered."""
+    """A player of the tournament's field (or whose name matched), with the events they
+    are in and their name as the list shows it (namesakes told apart)."""
 
     player: Player
     events: list[Event]
+    name: str = ""
+
+    @property
+    def pk(self) -> int:  # told apart per player (``names_told_apart`` keys by ``pk``)
+        return self.player.pk
+
+    seed = None
 
 
-#: Players a search lists at most (a longer list asks for more letters).
-SEARCH_LIMIT = 30
-
-
-def tournament_players(tournament: Tournament, query: str) -> list[FoundPlayer]:
-    """The tournament's players whose name contains ``query`` (any case), by name (one query)."""
-    entries = (
-        Entry.objects.filter(event__tournament=tournament, player__name__icontains=query)
-        .select_related("player", "event")
-        .order_by("player__name", "player_id", "event__position", "event_id")[: SEARCH_LIMIT * 8]
-    )
+def tournament_field(tournament: Tournament, query: str = "") -> list[FoundPlayer]:
+    """Every player of the tournament's field (in some event's field: not waiting, not
+    awaiting approval, not withdrawn before the draw), by name, with their events in
+    the tournament's order; ``query``: only those whose name contains it (any case).
+    One query, however many players."""
+    entries = in_field(Entry.objects.filter(event__tournament=tournament))
+    if query:
+        entries = entries.filter(player__name__icontains=query)
     found: dict[int, FoundPlayer] = {}
-    for entry in entries:
+    events: dict[int, Event] = {}  # one instance per event, shared by its players' rows
+    rows = (
+        entries.select_related("player", "event")
+        .only(
+            "player_id",
+            "event_id",
+            "player__name",
+            "player__club",
+            "player__country",
+            "event__name",
+            "event__slug",
+            "event__position",
+        )
+        .order_by("player__name", "player_id", "event__position", "event_id")
+    )
+    for entry in rows:
         row = found.get(entry.player_id)
         if row is None:
-            if len(found) == SEARCH_LIMIT:
-                break
             row = found[entry.player_id] = FoundPlayer(entry.player, [])
-        row.events.append(entry.event)
-    return list(found.values())
+        row.events.append(events.setdefault(entry.event_id, entry.event))
+    players = list(found.values())
+    told = names_told_apart(players)
+    for row in players:
+        row.name = told.get(row.pk, row.player.name)
+    return players

@@ -1,0 +1,8 @@
+"""Danish."""
+
+DATE_FORMAT = "j. M Y"
+DATETIME_FORMAT = "j. M Y H:i"
+SHORT_DATETIME_FORMAT = "D j. M, H:i"
+TIME_FORMAT = "H:i"
+DECIMAL_SEPARATOR = ","
+THOUSAND_SEPARATOR = "."

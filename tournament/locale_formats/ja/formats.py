@@ -1,0 +1,8 @@
+"""Japanese."""
+
+DATE_FORMAT = "Y年n月j日"
+DATETIME_FORMAT = "Y年n月j日 G:i"
+SHORT_DATETIME_FORMAT = "n月j日(D) G:i"
+TIME_FORMAT = "G:i"
+DECIMAL_SEPARATOR = "."
+THOUSAND_SEPARATOR = ","

@@ -1,0 +1,40 @@
+"""Template helpers for the site's languages: the switcher's list, and words the engines
+write in English that the pages show in the reader's language."""
+
+from __future__ import annotations
+
+from django import template
+from django.conf import settings
+from django.utils.translation import gettext_lazy
+
+from matches.rules_text import translated
+
+register = template.Library()
+
+#: Cube actions as GNU Backgammon's figures name them (``matches.analysis.figures``).
+CUBE_ACTIONS = {
+    "double": gettext_lazy("double"),
+    "no double": gettext_lazy("no double"),
+    "take": gettext_lazy("take"),
+    "pass": gettext_lazy("pass"),
+    "drop": gettext_lazy("drop"),
+}
+
+
+@register.simple_tag
+def offered_languages() -> list[tuple[str, str]]:
+    """The offered languages, each by its own name (``English``, ``Dansk``, ``日本語``):
+    never translated, so that a reader finds their language whatever the page's is."""
+    return list(settings.LANGUAGES)
+
+
+@register.filter
+def cube_action(value: str) -> str:
+    """A cube action of the analysis in the active language; a checker play as it is."""
+    return str(CUBE_ACTIONS.get(value, value))
+
+
+@register.filter
+def engine_text(value: str) -> str:
+    """A refusal the rules engine wrote (in English, as stored) in the active language."""
+    return translated(str(value or ""))
