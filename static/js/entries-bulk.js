@@ -19,3 +19,47 @@
     }
   });
 })();
+
+// "Add a side pool" takes the players ticked in the entries table: their boxes belong to
+// the bulk form, so they are copied into the side-pool form as it is sent, and the form
+// says how many are ticked (in the page's language: /jsi18n/<lang>/, English without it).
+(function () {
+  "use strict";
+  var gettext = window.gettext || function (text) { return text; };
+  var ngettext = window.ngettext || function (one, many, n) { return n === 1 ? one : many; };
+  var interpolate = window.interpolate || function (fmt, obj) {
+    return fmt.replace(/%\((\w+)\)s/g, function (_, key) { return String(obj[key]); });
+  };
+  var add = document.querySelector("form.side-pool-add");
+  if (!add) return;
+  var count = add.querySelector(".ticked-count");
+  function ticked() {
+    return Array.prototype.filter.call(
+      document.querySelectorAll('input[type=checkbox][name=entries][form=entries-bulk]'),
+      function (box) { return box.checked; }
+    );
+  }
+  function show() {
+    if (!count) return;
+    var n = ticked().length;
+    count.textContent = n === 0
+      ? gettext("none ticked yet")
+      : interpolate(ngettext("%(count)s ticked", "%(count)s ticked", n), {count: n}, true);
+  }
+  document.addEventListener("change", function (event) {
+    var box = event.target;
+    if (box && (box.name === "entries" || box.id === "pick-all")) show();
+  });
+  add.addEventListener("submit", function () {
+    add.querySelectorAll("input[data-ticked]").forEach(function (old) { old.remove(); });
+    ticked().forEach(function (box) {
+      var copy = document.createElement("input");
+      copy.type = "hidden";
+      copy.name = "entries";
+      copy.value = box.value;
+      copy.setAttribute("data-ticked", "");
+      add.appendChild(copy);
+    });
+  });
+  show();
+})();
