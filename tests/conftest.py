@@ -38,6 +38,8 @@ RUN_ID = f"{os.getpid()}-{uuid.uuid4().hex[:6]}"
 #: Cache key prefix, Celery queue and the start of every Celery node name of this run.
 RUN_NAME = f"test-{RUN_ID}"
 ON_SERVICES = bool(settings.DATABASE_URL and settings.REDIS_URL)
+#: Whether this process's live Celery worker (``celery_worker_process``) is running.
+_LIVE_WORKER_UP = False
 
 #: The hashers the site runs with (Django's default list: PBKDF2 first).
 PRODUCTION_PASSWORD_HASHERS = list(settings.PASSWORD_HASHERS)
@@ -242,7 +244,10 @@ def celery_worker_process(
     else:
         proc.kill()
         raise RuntimeError("celery worker did not answer a ping within 30 s")
+    global _LIVE_WORKER_UP
+    _LIVE_WORKER_UP = True
     yield proc
+    _LIVE_WORKER_UP = False
     proc.terminate()
     try:
         proc.wait(timeout=15)
@@ -265,21 +270,32 @@ def _wait_for(predicate, timeout: float = 20.0, interval: float = 0.1):  # type:
     raise AssertionError(f"condition not met within {timeout} s")
 
 
+def _flushes_the_database(request: pytest.FixtureRequest) -> bool:
+    """Whether the test's database is flushed after it (a transactional test)."""
+    if {"transactional_db", "live_server", "celery_worker_process"} & set(request.fixturenames):
+        return True
+    marker = request.node.get_closest_marker("django_db")
+    return bool(marker and marker.kwargs.get("transaction"))
+
+
 @pytest.fixture(autouse=True)
 def _live_worker_idle_before_flush(request: pytest.FixtureRequest) -> Iterator[None]:
-    """With the live worker, let the test's tasks finish before its database is flushed.
+    """With the live worker up in this process, let every task finish before a flush.
 
     Tasks a test queued (advances, ratings, emails) may still run after its last
-    assertion; a TRUNCATE under their row locks deadlocks.
+    assertion; a TRUNCATE under their row locks deadlocks. The live worker, once a test
+    started it, takes every task of this run's queue: those of later transactional tests
+    too, whose commits publish their follow-ups (a CI failure: "couldn't be flushed").
     """
-    if "celery_worker_process" not in request.fixturenames:
+    uses_worker = "celery_worker_process" in request.fixturenames
+    if not (uses_worker or (_LIVE_WORKER_UP and _flushes_the_database(request))):
         yield
         return
     request.getfixturevalue("_django_db_helper")  # set up before us, so flushed after us
     yield
     from tests.resilience.faults import wait_until_worker_idle
 
-    wait_until_worker_idle()
+    wait_until_worker_idle(live_only=not uses_worker)
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ trap 'rm -f "$times_file"' EXIT
 rows=()
 failed=0
 started=$SECONDS
+load_at_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
 for target in "$@"; do
     TIMEFORMAT="%R %U %S"
@@ -38,4 +39,6 @@ for row in "${rows[@]}"; do
     echo "$row"
 done
 printf '%-16s %8d s\n' "total" "$((SECONDS - started))"
+# The machine is shared: the load beside the timings says how much they are worth.
+echo "load average (1/5/15 min): $load_at_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 exit "$failed"

@@ -47,7 +47,7 @@ def test_healthz_answers_503_when_redis_stops(client, private_redis):
     client.force_login(UserFactory(is_staff=True))  # staff see the backends
     redis_cache = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "core.redis_cache.RedisCache",
             "LOCATION": url,
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }

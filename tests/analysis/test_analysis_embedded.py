@@ -17,8 +17,8 @@ from rest_framework.test import APIClient
 from matches.models import AnalysisFigures, Match
 from tests.factories import EntryFactory
 from tests.matches.test_api import make_bracket
-from tournament import services
 from tournament.models import Round
+from tournament.services.rounds import round_start
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -101,7 +101,7 @@ def test_event_and_player_answers_embed_the_figures_hidden_until_allowed(
         with django_capture_on_commit_callbacks(execute=True):
             confirmed = b.link_client(match, 2).post(f"/api/matches/{match.pk}/confirm/")
         assert confirmed.status_code == 200, confirmed.json()
-    services.round_start(round_=b.event.rounds.get(number=2, bracket=Round.Bracket.MAIN))
+    round_start(round_=b.event.rounds.get(number=2, bracket=Round.Bracket.MAIN))
     final = Match.objects.select_related("entry1", "entry2").get(pk=b.final.pk)
     assert final.entry1 is not None
     assert final.entry2 is not None

@@ -258,6 +258,7 @@ def test_the_sweep_queues_a_lost_analysis_again(
         )
     analysis = Analysis.objects.get(match=match)
     assert analysis.status == "queued"
+    Analysis.objects.filter(pk=analysis.pk).update(held=False)  # sent to the queue, then lost
     assert sweep_analyses() == 0  # too recent: its own task may still come
     Analysis.objects.filter(pk=analysis.pk).update(queued_at=timezone.now() - dt.timedelta(hours=1))
     settings.GNUBG_PATH = "/nonexistent/gnubg"
@@ -276,3 +277,38 @@ def test_a_private_tournaments_analysis_is_for_its_directors(db: None, analysis_
     assert (
         b.client_for(UserFactory()).get(f"/api/tournaments/{t.slug}/analysis/").status_code == 404
     )
+
+
+@pytest.mark.gnubg
+def test_a_rerun_keeps_the_old_figures_on_show_marked_until_the_new_ones_are_done(
+    db: None, analysis_on, eager_tasks, django_capture_on_commit_callbacks, client
+) -> None:
+    b, match, _ = upload(django_capture_on_commit_callbacks)
+    t = b.event.tournament
+    t.analysis_public = True
+    t.save(update_fields=["analysis_public"])
+    director = b.client_for(b.director)
+    before = director.get(f"/api/matches/{match.pk}/analysis/").json()
+    assert before["status"] == "done"
+    assert before["players"]
+    assert (before["being_rerun"], before["figures_run"]) == (False, 1)
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        assert director.post(f"/api/matches/{match.pk}/analysis/rerun/").status_code == 202
+    during = director.get(f"/api/matches/{match.pk}/analysis/").json()
+    assert (during["status"], during["run"]) == ("queued", 2)
+    assert during["being_rerun"] is True
+    assert during["figures_run"] == 1
+    assert during["players"] == before["players"]
+    assert during["blunders"] == before["blunders"]
+    assert during["figures_analysed_at"] is not None
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "Being re-run" in page
+    assert before["players"][0]["name"] in page.split('id="analysis"', 1)[1]
+    with django_capture_on_commit_callbacks(execute=True):
+        for callback in queued:
+            callback()
+    after = director.get(f"/api/matches/{match.pk}/analysis/").json()
+    assert (after["status"], after["run"], after["figures_run"]) == ("done", 2, 2)
+    assert after["being_rerun"] is False
+    assert after["figures_analysed_at"] is None
+    assert "Being re-run" not in client.get(f"/matches/{match.pk}/").content.decode()

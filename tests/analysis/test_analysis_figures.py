@@ -222,3 +222,49 @@ def test_the_tables_and_the_csv_export_carry_the_same_figures(
     by_player = {int(line.split(",")[2]): line.split(",") for line in lines[1:]}
     for player, value in pr.items():
         assert float(by_player[player][6]) == value
+
+
+@pytest.mark.parametrize(
+    ("name", "plies"), [("analysis/a04_7pt_cube.mat", 0), ("analysis/a01_3pt.mat", 0)]
+)
+def test_each_cube_actions_cost_adds_up_to_gnubgs_cube_error_total(name: str, plies: int) -> None:
+    """A cube mistake's cost is computed, as gnubg counts it: over every analysed cube
+    action, the costs add up to gnubg's printed cube "Error total EMG" of each player."""
+    from matches.analysis.engine import analyse, gnubg_find
+    from matches.analysis.figures import cube_costs, match_figures
+
+    path = DATA / name
+    gnubg = gnubg_find()
+    assert gnubg is not None
+    run = analyse(gnubg=gnubg, text=path.read_text(), file_name=path.name, plies=plies, timeout=300)
+    assert run.match is not None, run.reason
+    table = gnubg_statistics(path, plies)
+    costs = cube_costs(run.match)
+    for side in (0, 1):
+        total = sum(cost for s, _g, _a, cost in costs if s == side)
+        assert f"{total:.3f}" == f"{-table['Cube']['Error total EMG (MWC)'][side]:.3f}"
+    cube = [m for m in match_figures(run.match).mistakes if m.kind == "cube"]
+    if name.endswith("cube.mat"):
+        assert cube
+    for mistake in cube:
+        assert (mistake.loss_emg or 0) > 0, mistake
+
+
+def test_the_match_page_shows_each_cube_blunders_cost(
+    db: None, analysis_on, eager_tasks, django_capture_on_commit_callbacks, client
+) -> None:
+    path = DATA / "analysis/a04_7pt_cube.mat"
+    _b, match, _ = upload(path, 7, 0, True, django_capture_on_commit_callbacks)
+    analysis = Analysis.objects.get(match=match)
+    cube = [m for m in analysis.mistakes if m["kind"] == "cube"]
+    assert cube
+    assert all(m["loss_emg"] > 0 for m in cube)
+    tournament = match.event.tournament
+    tournament.analysis_public = True
+    tournament.save(update_fields=["analysis_public"])
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    rows = [row for row in page.split("<tr>") if 'class="b-roll" data-label="Roll">cube' in row]
+    assert rows, "no cube row on the page"
+    for row in rows:
+        cost = row.split('class="b-cost" data-label="Cost (mEMG)">', 1)[1].split("<", 1)[0]
+        assert cost.strip().isdigit(), row

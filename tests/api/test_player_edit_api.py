@@ -10,9 +10,9 @@ import pytest
 from django.test import Client
 
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory, token_client
-from tournament import services
 from tournament.models import Entry, Event, Player, Tournament
 from tournament.pages.caching import clear_caches
+from tournament.services.draws import draw_make
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +38,7 @@ def drawn_event_with(player: Player) -> tuple[Event, str]:
     event = EventFactory()
     for who in (player, *PlayerFactory.create_batch(3)):
         EntryFactory(event=event, player=who)
-    services.draw_make(event=event, method="rating")
+    draw_make(event=event, method="rating")
     return event, f"/t/{event.tournament.slug}/{event.slug}/"
 
 

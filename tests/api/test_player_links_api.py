@@ -9,8 +9,12 @@ from rest_framework.test import APIClient
 from matches.models import Match
 from tests.console.test_player_links import Weekend, make_weekend
 from tests.factories import UserFactory, token_client
-from tournament import services
 from tournament.models import PlayerLink
+from tournament.services.entries import entry_register
+from tournament.services.events import event_create
+from tournament.services.players import player_create
+from tournament.services.rounds import round_start
+from tournament.services.tournaments import tournament_create
 
 pytestmark = pytest.mark.django_db
 
@@ -50,7 +54,7 @@ def test_regenerate_through_the_api(weekend: Weekend) -> None:
 
 
 def test_the_link_key_reports_a_match_through_the_api(weekend: Weekend) -> None:
-    services.round_start(round_=weekend.main.rounds.get(number=1))
+    round_start(round_=weekend.main.rounds.get(number=1))
     match = Match.objects.filter(event=weekend.main, status=Match.Status.READY).first()
     player = match.entry1.player
     link = PlayerLink.objects.get(tournament=weekend.tournament, player=player)
@@ -94,7 +98,7 @@ def test_an_entry_carries_the_players_link_for_the_tournaments_directors_only(
     # Anyone else: no link, no key; a director of another tournament neither, nor a
     # player with an account (one of the entered players).
     other_director = UserFactory()
-    services.tournament_create(name="Elsewhere", slug="elsewhere", director=other_director)
+    tournament_create(name="Elsewhere", slug="elsewhere", director=other_director)
     entered = PlayerLink.objects.filter(tournament=weekend.tournament).first().player
     entered.user = UserFactory()
     entered.save(update_fields=["user"])
@@ -108,7 +112,7 @@ def test_an_entry_carries_the_players_link_for_the_tournaments_directors_only(
     withdrawn = token_client(weekend.director).post(f"/api/entries/{entry.pk}/withdraw/")
     assert withdrawn.status_code == 200, withdrawn.content
     assert withdrawn.json()["link_key"] == keys[entry.player_id]
-    side = services.event_create(tournament=weekend.tournament, name="Side", slug="side")
+    side = event_create(tournament=weekend.tournament, name="Side", slug="side")
     added = token_client(weekend.director).post(
         f"/api/events/{side.pk}/entries/", {"player": entry.player_id}, format="json"
     )
@@ -122,13 +126,13 @@ def test_the_entry_list_reads_the_links_in_one_query_however_many_entries(
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    side = services.event_create(tournament=weekend.tournament, name="Side", slug="side")
+    side = event_create(tournament=weekend.tournament, name="Side", slug="side")
     client = token_client(weekend.director)
     counts = {}
     for size in (20, 60):
         while side.entries.count() < size:
-            player = services.player_create(name=f"Side player {side.entries.count()}")
-            services.entry_register(event=side, player=player)
+            player = player_create(name=f"Side player {side.entries.count()}")
+            entry_register(event=side, player=player)
         with CaptureQueriesContext(connection) as ctx:
             rows = client.get(f"/api/events/{side.pk}/entries/").json()
         assert len(rows) == size

@@ -30,7 +30,7 @@ def api(  # type: ignore[no-untyped-def]
     django_capture_on_commit_callbacks: Callable[..., Any],
 ):
     """A director's client whose every request runs its on-commit work: the queued
-    ``match_completed`` task runs in-process (also on the PostgreSQL + Redis run, where
+    ``advance_match`` task runs in-process (also on the PostgreSQL + Redis run, where
     tests of the live worker live elsewhere), so the bracket moves on."""
     from tournament.celery import app
 
@@ -459,12 +459,14 @@ MALFORMED = [
 def test_malformed_requests_get_4xx_never_5xx() -> None:
     director = UserFactory()
     tournament = TournamentFactory(director=director, slug="t")
-    from tournament import services
+    from tournament.services.draws import draw_make
+    from tournament.services.entries import entry_register
+    from tournament.services.events import event_create
 
-    event = services.event_create(tournament=tournament, name="Main", match_lengths=[5])
+    event = event_create(tournament=tournament, name="Main", match_lengths=[5])
     for _ in range(5):
-        services.entry_register(event=event, player=PlayerFactory())
-    services.draw_make(event=event, method="rating")
+        entry_register(event=event, player=PlayerFactory())
+    draw_make(event=event, method="rating")
     first = event.rounds.get(number=1)
     match = first.matches.filter(is_bye=False).first()
     bye = first.matches.filter(is_bye=True).first()

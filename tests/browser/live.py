@@ -44,3 +44,17 @@ def release_server_connections() -> None:
                 "AND state = 'idle'"
             )
     connections.close_all()
+
+
+def confirm_from_mail(page: Any, base: str, email: str) -> None:
+    """Follow the sign-up's confirmation mail to ``email`` and press its button (the public
+    sign-up only asks: the address' owner confirms)."""
+    import re
+
+    from django.core import mail
+
+    sent = next(m for m in reversed(mail.outbox) if [a.lower() for a in m.to] == [email.lower()])
+    path = re.search(r"/signup/confirm/[\w-]+/", sent.body).group(0)  # type: ignore[union-attr]
+    page.goto(f"{base}{path}")
+    with page.expect_navigation():
+        page.click("button:text-is('Confirm my sign-up')")

@@ -15,13 +15,18 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
+from core.http import RequestMeta
+from matches.access import Actor
 from matches.models import Match
-from matches.services.access import Actor
-from matches.services.ledger import RequestMeta
 from matches.services.reporting import DoubleInput, GameInput, game_report
-from tournament import services
 from tournament.models import Event, Player, Round, Tournament, User
-from tournament.services.results import GameResult
+from tournament.services.draws import draw_make
+from tournament.services.entries import entry_register
+from tournament.services.events import event_create
+from tournament.services.players import player_create
+from tournament.services.results import GameResult, match_result_enter
+from tournament.services.rounds import event_next_round, round_start
+from tournament.services.tournaments import tournament_create
 
 FIRST = ["Anna", "Ben", "Carla", "Dmitri", "Elif", "Greta", "Hiro", "Ines", "Jonas", "Kaori",
          "Luca", "Mona", "Nils", "Olga", "Paolo", "Rina", "Sven", "Tara", "Umar", "Vera",
@@ -46,7 +51,7 @@ class Weekend:
 def make_players(count: int, offset: int = 0) -> list[Player]:
     rng = random.Random(offset)
     return [
-        services.player_create(
+        player_create(
             name=f"{FIRST[(i + offset) % len(FIRST)]} {LAST[(i * 7 + offset) % len(LAST)]}",
             rating=round(1350 + rng.random() * 500, 1),
             club=rng.choice(["Club Nord", "Backgammon Süd", "Café Doubles", ""]),
@@ -59,7 +64,7 @@ def start_next(event: Event, bracket: str = Round.Bracket.MAIN) -> None:
     pending = event.rounds.filter(bracket=bracket, status=Round.Status.PENDING).order_by("number")
     first = pending.first()
     if first is not None:
-        services.round_start(round_=first)
+        round_start(round_=first)
 
 
 def win_games(length: int, winner: int, seed: int) -> list[GameResult]:
@@ -83,9 +88,7 @@ def win_games(length: int, winner: int, seed: int) -> list[GameResult]:
 
 def decide(match: Match, winner: int, seed: int, director: User) -> None:
     match.refresh_from_db()
-    services.match_result_enter(
-        match=match, games=win_games(match.length, winner, seed), by=director
-    )
+    match_result_enter(match=match, games=win_games(match.length, winner, seed), by=director)
 
 
 def report_game(match: Match, *, winner_side: int, cube: int = 1, result: str = "single") -> Match:
@@ -127,7 +130,7 @@ def weekend() -> Weekend:
 def _weekend() -> Weekend:
     director = User.objects.create_user("td", password="td-password-1")
     today = timezone.localdate()
-    t = services.tournament_create(
+    t = tournament_create(
         name="Spring Open",
         slug="spring",
         director=director,
@@ -136,8 +139,8 @@ def _weekend() -> Weekend:
         venue="Hotel Nord, Copenhagen",
         time_zone="Europe/Copenhagen",
     )
-    main = services.event_create(tournament=t, name="Main", match_lengths=[5, 7, 9], slug="main")
-    consolation = services.event_create(
+    main = event_create(tournament=t, name="Main", match_lengths=[5, 7, 9], slug="main")
+    consolation = event_create(
         tournament=t,
         name="Consolation",
         match_lengths=[5],
@@ -145,20 +148,20 @@ def _weekend() -> Weekend:
         feed_rounds=[1, 2],
         slug="consolation",
     )
-    last_chance = services.event_create(
+    last_chance = event_create(
         tournament=t, name="Last Chance", kind="last-chance", match_lengths=[3], slug="last-chance"
     )
-    swiss = services.event_create(
+    swiss = event_create(
         tournament=t, name="Swiss side", format="swiss", match_lengths=[3], rounds=3, slug="swiss"
     )
     for p in make_players(24):
-        services.entry_register(event=main, player=p)
+        entry_register(event=main, player=p)
     for p in make_players(8, offset=5):
-        services.entry_register(event=last_chance, player=p)
+        entry_register(event=last_chance, player=p)
     for p in make_players(8, offset=11):
-        services.entry_register(event=swiss, player=p)
+        entry_register(event=swiss, player=p)
     for event in (main, last_chance, swiss):
-        services.draw_make(event=event, method="random", seed=2026, by=director)
+        draw_make(event=event, method="random", seed=2026, by=director)
         start_next(event)
     main.refresh_from_db()
     ready = list(Match.objects.filter(event=main, status=Match.Status.READY).order_by("slot"))
@@ -187,7 +190,7 @@ def _weekend() -> Weekend:
     sw = list(Match.objects.filter(event=swiss, status=Match.Status.READY).order_by("slot"))
     for i, match in enumerate(sw):
         decide(match, 1 + i % 2, seed=400 + i, director=director)
-    services.event_next_round(event=swiss, by=director)
+    event_next_round(event=swiss, by=director)
     for event in (main, consolation, last_chance, swiss):
         event.refresh_from_db()
     return Weekend(t, director, main, consolation, last_chance, swiss)

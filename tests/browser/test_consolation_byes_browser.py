@@ -11,8 +11,11 @@ from django.utils import timezone
 
 from matches.models import Match
 from tests.browser.scenario import decide, inline_tasks, make_players, start_next
-from tournament import services
 from tournament.models import Event, User
+from tournament.services.draws import draw_make
+from tournament.services.entries import entry_register
+from tournament.services.events import event_create
+from tournament.services.tournaments import tournament_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -21,7 +24,7 @@ def _thirty_seven() -> tuple[Event, Event]:
     """Main round 1 played (5 matches), half of Main round 2 decided."""
     director = User.objects.create_user("td", password="td-password-1")
     today = timezone.localdate()
-    t = services.tournament_create(
+    t = tournament_create(
         name="Byes Open",
         slug="byes",
         director=director,
@@ -30,8 +33,8 @@ def _thirty_seven() -> tuple[Event, Event]:
         venue="Club Nord",
         time_zone="Europe/Copenhagen",
     )
-    main = services.event_create(tournament=t, name="Main", match_lengths=[3], slug="main")
-    consolation = services.event_create(
+    main = event_create(tournament=t, name="Main", match_lengths=[3], slug="main")
+    consolation = event_create(
         tournament=t,
         name="Consolation",
         match_lengths=[3],
@@ -40,9 +43,9 @@ def _thirty_seven() -> tuple[Event, Event]:
         slug="consolation",
     )
     for p in make_players(37):
-        services.entry_register(event=main, player=p)
+        entry_register(event=main, player=p)
     with inline_tasks():
-        services.draw_make(event=main, method="rating", by=director)
+        draw_make(event=main, method="rating", by=director)
         start_next(main)
         for i, match in enumerate(Match.objects.filter(event=main, status=Match.Status.READY)):
             decide(match, 1 + i % 2, seed=i, director=director)

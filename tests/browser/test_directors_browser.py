@@ -10,7 +10,7 @@ import pytest
 
 from tests.browser.live import both_widths, log_in, release_server_connections
 from tests.factories import DEFAULT_PASSWORD, UserFactory
-from tournament import services
+from tournament.services.tournaments import tournament_create
 
 pytestmark = [
     pytest.mark.browser,
@@ -30,7 +30,7 @@ def test_a_co_director_is_added_sets_a_password_and_runs_the_tournament(
 
 def add_and_join(chromium: Any, base: str, mailoutbox: list[Any]) -> None:
     td = UserFactory(username="td")
-    services.tournament_create(name="Harbour Open", slug="harbour", director=td)
+    tournament_create(name="Harbour Open", slug="harbour", director=td)
     errors: list[str] = []
 
     # ---- the director adds an assistant who has no account -------------------------

@@ -10,8 +10,11 @@ import pytest
 
 from tests.browser.live import both_widths, release_server_connections
 from tests.factories import DEFAULT_PASSWORD, UserFactory
-from tournament import services
 from tournament.models import Player
+from tournament.services.entries import entry_register
+from tournament.services.events import event_create
+from tournament.services.players import player_create
+from tournament.services.tournaments import tournament_create
 
 pytestmark = [
     pytest.mark.browser,
@@ -31,16 +34,16 @@ def test_a_mistyped_name_is_corrected_after_the_duplicate_question(
 
 def correct_a_name(chromium: Any, base: str) -> None:
     td = UserFactory(username="td")
-    tournament = services.tournament_create(name="Harbour Open", slug="harbour", director=td)
-    main = services.event_create(tournament=tournament, name="Main", match_lengths=[7], slug="main")
+    tournament = tournament_create(name="Harbour Open", slug="harbour", director=td)
+    main = event_create(tournament=tournament, name="Main", match_lengths=[7], slug="main")
     for name, club, email in (
         ("Ana Berg", "Harbour Backgammon Club", "anna.berg@example.org"),
         ("Bo Lindqvist", "Nord", "bo@example.org"),
         ("Carmen Delacroix-Villeneuve", "Club de Backgammon de Montréal", ""),
     ):
-        player = services.player_create(name=name, club=club, email=email)
-        services.entry_register(event=main, player=player)
-    other = services.player_create(name="Anna Berg", club="Sud", email="anna.sud@example.org")
+        player = player_create(name=name, club=club, email=email)
+        entry_register(event=main, player=player)
+    other = player_create(name="Anna Berg", club="Sud", email="anna.sud@example.org")
     errors: list[str] = []
     page = chromium.new_context(viewport={"width": 1366, "height": 900}).new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -17,10 +17,13 @@ import pytest
 from matches.models import Match
 from tests.browser.live import log_in
 from tests.browser.scenario import decide, inline_tasks, make_players, report_game, weekend
-from tournament import services
 from tournament.models import Player, Round, User
-from tournament.services.rounds import round_minutes_set
+from tournament.services.draws import draw_make
+from tournament.services.entries import entry_register
+from tournament.services.events import event_create
+from tournament.services.rounds import round_minutes_set, round_start
 from tournament.services.tables import round_tables_assign
+from tournament.services.tournaments import tournament_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -44,15 +47,15 @@ def _mid_round() -> tuple[str, list[Match]]:
     90-minute round time. Returns the tournament's slug and the matches still to start."""
     with inline_tasks():
         director = User.objects.create_user("td", password="td-password-1")
-        t = services.tournament_create(name="Autumn Open", slug="autumn", director=director)
-        main = services.event_create(tournament=t, name="Main", match_lengths=[7], slug="main")
+        t = tournament_create(name="Autumn Open", slug="autumn", director=director)
+        main = event_create(tournament=t, name="Main", match_lengths=[7], slug="main")
         players = make_players(32)
         Player.objects.filter(pk=players[3].pk).update(name=LONG_NAME)
         for p in players:
-            services.entry_register(event=main, player=p)
-        services.draw_make(event=main, method="random", seed=7, by=director)
+            entry_register(event=main, player=p)
+        draw_make(event=main, method="random", seed=7, by=director)
         first = main.rounds.get(number=1)
-        services.round_start(round_=first)
+        round_start(round_=first)
         round_tables_assign(round_=first)
         round_minutes_set(round_=first, minutes=90)
         ready = list(Match.objects.filter(event=main, status="ready").order_by("table"))

@@ -1,8 +1,8 @@
 """Sign-up to prize sheet in headless Chromium under the site's real Content-Security-Policy.
 
 The director opens sign-up with a cap of four in the event's settings; six players sign
-up from the tournament's public page (two at phone width): four are entered, two are told
-their place on the waiting list. One entered player withdraws from their private link and
+up from the tournament's public page (two at phone width), each confirming from the mail
+the form sends: four are entered, two are told their place on the waiting list. One entered player withdraws from their private link and
 the first on the list moves up and is emailed. The director sees the unpaid count, marks
 everyone paid and checks in all present in two steps, makes the draw; once the Main is
 played out, the public page shows the final places and prizes and the final sheet
@@ -11,6 +11,7 @@ prints them. Screenshots at 1366 and 390 px go to test-artifacts/signup/.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -20,8 +21,9 @@ from django.core import mail
 from tests.browser.live import both_widths, log_in, release_server_connections
 from tests.factories import DEFAULT_PASSWORD, UserFactory
 from tests.tournament.conftest import run_to_champion
-from tournament import services
 from tournament.models import Entry, Event
+from tournament.services.events import event_create
+from tournament.services.tournaments import tournament_create
 
 pytestmark = [
     pytest.mark.browser,
@@ -47,10 +49,8 @@ def test_signup_waiting_list_fees_and_the_prize_sheet(chromium: Any, live_server
 
 def run(chromium: Any, base: str) -> None:
     director = UserFactory(username="td")
-    t = services.tournament_create(
-        name="Lakeside Open", slug=SLUG, director=director, venue="Lake Hotel"
-    )
-    services.event_create(
+    t = tournament_create(name="Lakeside Open", slug=SLUG, director=director, venue="Lake Hotel")
+    event_create(
         tournament=t,
         name="Main",
         slug="main",
@@ -108,6 +108,18 @@ def run(chromium: Any, base: str) -> None:
             player.fill("input[name=email]", email_of(name))
         with player.expect_navigation():
             player.click("form.signup-form button[type=submit]")
+        # confirmation first: the page says to check the mail; its link takes the sign-up
+        assert "Check your mail" in player.content()
+        if i in (0, 4):
+            both_widths(player, FOLDER, f"public-signup-check-mail-{i}")
+        confirm_mail = next(m for m in reversed(mail.outbox) if m.to == [email_of(name)])
+        assert name not in confirm_mail.body  # nothing the submitter typed
+        path = re.search(r"/signup/confirm/[\w-]+/", confirm_mail.body).group(0)
+        player.goto(f"{base}{path}")
+        if i in (0, 4):
+            both_widths(player, FOLDER, f"public-signup-confirm-{i}")
+        with player.expect_navigation():
+            player.click("button:text-is('Confirm my sign-up')")
         text = player.content()
         if i < 4:
             assert "You are entered" in text, name
@@ -129,7 +141,10 @@ def run(chromium: Any, base: str) -> None:
     assert "Withdraw from Main" in phone.content()
     both_widths(phone, FOLDER, "link-entries-before-withdraw")
     with phone.expect_navigation():
-        phone.click("button:text-is('Withdraw from Main')")
+        phone.click("a:text-is('Withdraw from Main…')")
+    both_widths(phone, FOLDER, "link-withdraw-confirm")
+    with phone.expect_navigation():
+        phone.click("button:text-is('Yes, withdraw me from Main')")
     assert "You are withdrawn." in phone.content()
     both_widths(phone, FOLDER, "link-entries-withdrawn")
     phone.goto(links[NAMES[5]] + "entries/")
@@ -166,16 +181,22 @@ def run(chromium: Any, base: str) -> None:
     assert [statuses[n] for n in playing] == ["checked-in"] * 4
     assert (statuses[NAMES[1]], statuses[NAMES[5]]) == ("withdrawn", "waiting")
 
-    # A side pool: Ada and Dov put in 5 more each, winner takes all.
+    # A side pool: Ada and Dov put in 5 more each, winner takes all. They are ticked in
+    # the entries table, as the guide says; "Add a side pool" takes them.
+    assert desk.inner_text(".side-pool-add .ticked-count") == "none ticked yet"
+    for name in (NAMES[0], NAMES[3]):
+        desk.check(f"input[aria-label='Select {name}']")
+    assert desk.inner_text(".side-pool-add .ticked-count") == "2 ticked"
     desk.fill("input[name=pool-name]", "Calcutta")
     desk.fill("input[name=pool-stake]", "5")
     desk.fill("input[name=pool-payout_split]", "100")
     with desk.expect_navigation():
         desk.click("button:text-is('Add a side pool')")
-    assert "Side pool Calcutta added" in desk.content()
+    assert "Side pool Calcutta added with the 2 ticked players." in desk.content()
     pool = desk.locator("form.side-pool")
     for name in (NAMES[0], NAMES[3]):
-        pool.locator("label", has_text=name).locator("input").check()
+        assert pool.locator("label", has_text=name).locator("input").is_checked()
+    assert pool.locator("input[name=entries]:checked").count() == 2
     with desk.expect_navigation():
         pool.locator("button:text-is('Save the players')").click()
     assert "Side pool Calcutta: 2 players." in desk.content()
@@ -195,12 +216,12 @@ def run(chromium: Any, base: str) -> None:
     viewer = watch(chromium.new_context(viewport={"width": 1366, "height": 900}).new_page())
     viewer.goto(f"{base}/t/{SLUG}/main/")
     places = viewer.locator(
-        ".final-table:not(.side-pool) tbody td[data-label=Place]"
+        ".final-table:not(.side-pool):not(.payments) tbody td[data-label=Place]"
     ).all_inner_texts()
     assert places == ["1st", "2nd", "3rd-4th", "3rd-4th"]
     # 3 paid x 20 + 7 added = 67: 60% = 40.2 -> 40, 40% = 26.8 -> 25, remainder 2.
     prizes = viewer.locator(
-        ".final-table:not(.side-pool) tbody td[data-label=Prize]"
+        ".final-table:not(.side-pool):not(.payments) tbody td[data-label=Prize]"
     ).all_inner_texts()
     assert prizes[:2] == ["40", "25"]
     assert "remainder 2" in viewer.content()
@@ -208,10 +229,12 @@ def run(chromium: Any, base: str) -> None:
     both_widths(viewer, FOLDER, "public-event-final-places")
     with viewer.expect_navigation():
         viewer.click("a:text-is('Print the final sheet')")
-    assert viewer.locator(".final-sheet table:not(.side-pool) tbody tr").count() == 4
+    assert viewer.locator(".final-sheet table:not(.side-pool):not(.payments) tbody tr").count() == 4
     assert viewer.locator(".final-sheet table.side-pool tbody tr").count() == 2
     assert "Side pool: Calcutta" in viewer.content()
     assert "2 players \u00d7 5 = <strong>10</strong>" in viewer.content()
+    assert "rounded down to" in viewer.locator("table.side-pool + p").inner_text()
+    assert "Collected in all" in viewer.locator("table.payments").inner_text()
     both_widths(viewer, FOLDER, "public-final-sheet")
     viewer.emulate_media(media="print")
     assert not viewer.locator(".screen-note").is_visible()

@@ -153,11 +153,11 @@ def test_player_search_with_htmx_and_without(tab):
     page.open(urls["tournament"])
     assert page.page.locator("#recent-h").is_visible()
     page.page.fill("#player-q", "Wolken")
-    page.page.wait_for_selector("#player-results li a")
-    found = page.page.locator("#player-results li a").all_inner_texts()
+    page.page.wait_for_selector("#player-results li > a:first-child")
+    found = page.page.locator("#player-results li > a:first-child").all_inner_texts()
     assert found == [LONG_NAME]
     assert page.page.url.endswith(urls["tournament"])  # htmx: the page stayed
-    page.page.click("#player-results li a")
+    page.page.click("#player-results li > a:first-child")
     page.page.wait_for_load_state("networkidle")
     assert "/players/" in page.page.url
     assert LONG_NAME in page.page.inner_text("h1")
@@ -171,7 +171,7 @@ def test_player_search_with_htmx_and_without(tab):
     plain.page.press("#player-q", "Enter")
     plain.page.wait_for_load_state("networkidle")
     assert "/players/?q=Wolken" in plain.page.url
-    assert plain.page.locator("#player-results li a").all_inner_texts() == [LONG_NAME]
+    assert plain.page.locator("#player-results li > a:first-child").all_inner_texts() == [LONG_NAME]
 
 
 def test_director_numbers_the_tables_and_sets_one_in_the_console(tab):

@@ -23,7 +23,13 @@ from typing import Any
 import pytest
 from django.core import mail
 
-from tests.browser.live import ARTIFACTS, both_widths, log_in, release_server_connections
+from tests.browser.live import (
+    ARTIFACTS,
+    both_widths,
+    confirm_from_mail,
+    log_in,
+    release_server_connections,
+)
 from tests.factories import DEFAULT_PASSWORD, UserFactory, grant_tournament_creation
 
 pytestmark = [
@@ -152,6 +158,7 @@ def run(chromium: Any, base: str) -> None:
         signer.fill("input[name=club]", "Dune Club")
         signer.fill("input[name=country]", "dk")
         click_link(signer, "form.signup-form button[type=submit]")
+        confirm_from_mail(signer, base, email_of(name))
         text = signer.inner_text("main")
         if i < 8:
             assert "You are entered" in text, name
@@ -169,7 +176,8 @@ def run(chromium: Any, base: str) -> None:
     phone = new_page(390, 844)
     phone.goto(links[LEAVER])
     click_link(phone, "a:text-is('Your entries')")
-    submit(phone, "Withdraw from Main")
+    click_link(phone, "a:text-is('Withdraw from Main…')")
+    submit(phone, "Yes, withdraw me from Main")  # the confirmation step
     assert "You are withdrawn." in phone.content()
     assert [m.to for m in mail.outbox] == [[email_of(NAMES[8])]]
     assert "moved up from the waiting list" in mail.outbox[0].body
@@ -284,7 +292,7 @@ def run(chromium: Any, base: str) -> None:
     click_link(spectator, "main a:text-is('Main')")
     both_widths(spectator, FOLDER, "public-main-finished")
     assert "Single elimination · 8 players" in spectator.inner_text("main")  # not Bruno
-    cells = spectator.locator(".final-table:not(.side-pool) tbody tr")
+    cells = spectator.locator(".final-table:not(.side-pool):not(.payments) tbody tr")
     rows = [
         (
             r.locator("td[data-label=Place]").inner_text(),
@@ -299,7 +307,7 @@ def run(chromium: Any, base: str) -> None:
     assert "remainder 10" in spectator.content()
     click_link(spectator, "a:text-is('Print the final sheet')")
     assert spectator.url.endswith(f"/t/{SLUG}/main/final/")
-    sheet = spectator.locator(".final-sheet table:not(.side-pool) tbody tr")
+    sheet = spectator.locator(".final-sheet table:not(.side-pool):not(.payments) tbody tr")
     assert sheet.count() == 8
     assert "70" in sheet.first.inner_text()
     both_widths(spectator, FOLDER, "public-final-sheet")

@@ -63,9 +63,10 @@ def test_a_node_dying_after_the_commit_loses_no_bracket_move_and_no_email(
     mailoutbox.clear()
 
     monkeypatch.setattr(outbox, "publish", lambda ids: None)
+    monkeypatch.setattr(outbox, "publish_batch", lambda task: None)
     win(bracket, bracket.second)
     left = sorted(OutboxTask.objects.values_list("task", flat=True))
-    assert left == ["tournament.tasks.match_completed", "tournament.tasks_scheduled.rate_match"]
+    assert left == ["tournament.tasks.advance_match", "tournament.tasks.rate_match"]
     assert Match.objects.get(pk=bracket.second.pk).advanced_at is None
     assert drain_outbox() == 0  # not before its lease ran out: the publish may be on its way
     monkeypatch.undo()
@@ -107,7 +108,7 @@ def test_a_database_error_while_emailing_is_retried_until_the_player_is_told(
     mailoutbox.clear()  # round 1's notices
     win(bracket, bracket.second)  # the final opens: its notice fails once
     (row,) = OutboxTask.objects.all()
-    assert row.task == "tournament.notifications.notify_match_ready"
+    assert row.task == "tournament.tasks.notify_match_ready"
     assert (row.args, row.attempts) == ([bracket.final.pk], 1)
     assert "server closed the connection" in row.last_error
     assert mailoutbox == []
@@ -129,6 +130,7 @@ def test_a_notice_held_up_until_the_match_is_under_way_still_goes_out(
     mailoutbox.clear()
     # Nothing is published after a commit (the drain still publishes what it finds).
     monkeypatch.setattr(outbox, "publish", lambda ids: None)
+    monkeypatch.setattr(outbox, "publish_batch", lambda task: None)
     win(bracket, bracket.second)
     time_passes()
     drain_outbox()  # the advance runs; the final's notice is written, not published

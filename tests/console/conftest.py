@@ -1,6 +1,6 @@
 """The console's tests run the bracket's follow-up work in the request's own process.
 
-On the PostgreSQL + Redis run Celery would queue ``match_completed`` for a worker;
+On the PostgreSQL + Redis run Celery would queue ``advance_match`` for a worker;
 these tests are about the console, so tasks run eagerly there too (the pipeline
 through a live worker is tested with the ``services`` marker elsewhere).
 

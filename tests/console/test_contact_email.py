@@ -11,10 +11,13 @@ import pytest
 from django.core import mail
 from django.test import Client
 
-from tests.factories import PlayerFactory, UserFactory
-from tournament import services
+from tests.factories import PlayerFactory, TournamentFactory, UserFactory
+from tests.public.signup_flow import signup_and_confirm
 from tournament.models import Event, Player
 from tournament.pages.caching import clear_caches
+from tournament.services.entries import entry_register
+from tournament.services.events import event_create
+from tournament.services.tournaments import tournament_create
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
@@ -25,16 +28,20 @@ def test_a_contact_address_is_shown_and_used_to_email_the_link(
     client: Client, django_capture_on_commit_callbacks
 ) -> None:
     clear_caches()
-    PlayerFactory(name="Mia Holm", email=ADDRESS)  # owns the address
+    mia = PlayerFactory(name="Mia Holm", email=ADDRESS)  # owns the address, and plays
+    elsewhere = TournamentFactory(is_public=False)  # only in a stranger's private tournament:
+    entry_register(  # a sign-up with her address is not matched to her
+        event=event_create(tournament=elsewhere, name="X", match_lengths=[1]), player=mia
+    )
     director = UserFactory()
-    t = services.tournament_create(name="Fjord Open", slug="fjord", director=director)
-    event = services.event_create(tournament=t, name="Main", match_lengths=[1], slug="main")
+    t = tournament_create(name="Fjord Open", slug="fjord", director=director)
+    event = event_create(tournament=t, name="Main", match_lengths=[1], slug="main")
     Event.objects.filter(pk=event.pk).update(signup=Event.Signup.OPEN)
     with django_capture_on_commit_callbacks(execute=True):
-        done = client.post(
+        done = signup_and_confirm(
+            client,
             "/t/fjord/main/signup/",
             {"name": "Ole Holm", "email": ADDRESS, "club": "", "country": ""},
-            follow=True,
         )
     ole = Player.objects.get(name="Ole Holm")
     assert ole.email == ""  # the address stays Mia's: Ole's record has it as a contact

@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 
 from tests.factories import TournamentFactory, UserFactory
-from tournament import services
 from tournament.models import Tournament, User
+from tournament.services.directors import tournament_director_invite
 
 pytestmark = pytest.mark.django_db
 
@@ -182,7 +182,7 @@ def test_staff_manage_any_tournaments_directors(tournament) -> None:
 def test_a_lost_link_is_replaced_for_a_director_without_a_password(
     director: Client, tournament
 ) -> None:
-    invite = services.tournament_director_invite(tournament=tournament, by=None, username="jo")
+    invite = tournament_director_invite(tournament=tournament, by=None, username="jo")
     body = director.post(f"/director/t/club/directors/{invite.user.pk}/link/", follow=True)
     url = LINK.search(body.content.decode()).group(1)
     assert Client().get(url.removeprefix("http://testserver")).status_code == 302  # valid
@@ -233,7 +233,7 @@ def test_a_line_break_in_a_name_does_not_break_the_email(
     Tournament.objects.filter(pk=tournament.pk).update(name="Club\nOpen")
     tournament.refresh_from_db()
     with django_capture_on_commit_callbacks(execute=True):
-        invite = services.tournament_director_invite(
+        invite = tournament_director_invite(
             tournament=tournament, by=inviter, username="olga", email="olga@example.org"
         )
     assert invite.emailed

@@ -7,9 +7,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from core.http import RequestMeta
+from matches.access import Actor
 from matches.models import Match, Submission
-from matches.services.access import Actor
-from matches.services.ledger import RequestMeta
 from matches.services.reporting import GameInput, game_report
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, TournamentFactory
 from tournament.models import Event

@@ -12,8 +12,15 @@ from django.test import Client
 from django.utils.html import strip_tags
 
 from tests.factories import PlayerFactory, UserFactory
-from tournament import services
 from tournament.models import Entry, Event
+from tournament.services import results
+from tournament.services.draws import draw_make
+from tournament.services.entries import entry_check_in, entry_register
+from tournament.services.events import event_create
+from tournament.services.results import match_result_enter
+from tournament.services.rounds import round_start
+from tournament.services.tournaments import tournament_create
+from tournament.services.withdrawals import entry_withdraw
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
@@ -25,14 +32,14 @@ def _row(page: str, name: str) -> str:
 
 def test_the_overview_counts_the_field(client: Client) -> None:
     director = UserFactory()
-    t = services.tournament_create(name="Fjord Open", slug="fjord", director=director)
-    event = services.event_create(tournament=t, name="Main", match_lengths=[1], slug="main")
+    t = tournament_create(name="Fjord Open", slug="fjord", director=director)
+    event = event_create(tournament=t, name="Main", match_lengths=[1], slug="main")
     Event.objects.filter(pk=event.pk).update(entry_cap=4)
-    entries = [services.entry_register(event=event, player=PlayerFactory()) for _ in range(4)]
-    services.entry_withdraw(entry=entries[2])
+    entries = [entry_register(event=event, player=PlayerFactory()) for _ in range(4)]
+    entry_withdraw(entry=entries[2])
     Entry.objects.filter(pk=entries[3].pk).update(status=Entry.Status.WAITING)
     for entry in entries[:2]:
-        services.entry_check_in(entry=entry)
+        entry_check_in(entry=entry)
     client.force_login(director)
     row = _row(client.get("/director/t/fjord/").content.decode(), "Main")
     assert "1 pt ·" in row
@@ -40,14 +47,14 @@ def test_the_overview_counts_the_field(client: Client) -> None:
     page = client.get("/director/t/fjord/events/main/").content.decode()
     assert "1 point ·" in page
     assert "the last repeats" not in page
-    services.draw_make(event=event, method="random", seed=1, by=director)
+    draw_make(event=event, method="random", seed=1, by=director)
     first = event.rounds.get(number=1)
     if first.status == "pending":
-        services.round_start(round_=first)
+        round_start(round_=first)
     match = event.matches.get(round__number=1)
-    services.match_result_enter(
+    match_result_enter(
         match=match,
-        games=[services.results.GameResult(winner=1, cube=1, result="single")],
+        games=[results.GameResult(winner=1, cube=1, result="single")],
         by=director,
     )
     row = _row(client.get("/director/t/fjord/").content.decode(), "Main")

@@ -13,8 +13,13 @@ from django.test import Client
 from matches.models import Match
 from tests.browser.scenario import decide
 from tests.factories import UserFactory
-from tournament import services
 from tournament.models import Entry, Event, PlayerLink, Tournament, User
+from tournament.services.draws import draw_make
+from tournament.services.entries import entry_register
+from tournament.services.events import event_create
+from tournament.services.players import player_create
+from tournament.services.rounds import round_start
+from tournament.services.tournaments import tournament_create
 
 pytestmark = pytest.mark.django_db
 
@@ -30,9 +35,9 @@ class Weekend:
 def make_weekend(players: int = 8, *, start_matches: str = "by-round") -> Weekend:
     """A Main of ``players`` (3 points) whose round-1 losers feed a Consolation, drawn."""
     director = UserFactory(username="td")
-    t = services.tournament_create(name="Links Open", slug="links", director=director)
-    main = services.event_create(tournament=t, name="Main", match_lengths=[3], slug="main")
-    consolation = services.event_create(
+    t = tournament_create(name="Links Open", slug="links", director=director)
+    main = event_create(tournament=t, name="Main", match_lengths=[3], slug="main")
+    consolation = event_create(
         tournament=t,
         name="Consolation",
         match_lengths=[1],
@@ -43,12 +48,12 @@ def make_weekend(players: int = 8, *, start_matches: str = "by-round") -> Weeken
     for event in (main, consolation):
         Event.objects.filter(pk=event.pk).update(start_matches=start_matches)
     for i in range(players):
-        player = services.player_create(
+        player = player_create(
             name=f"Player {i + 1}", email=f"p{i + 1}@example.org" if i else "", rating=1500 + i
         )
-        services.entry_register(event=main, player=player)
+        entry_register(event=main, player=player)
     main.refresh_from_db()
-    services.draw_make(event=main, method="rating", by=director)
+    draw_make(event=main, method="rating", by=director)
     return Weekend(t, director, main, consolation)
 
 
@@ -104,7 +109,7 @@ def test_one_link_shows_the_consolation_match_after_a_main_loss(
     director: Client, weekend: Weekend, django_capture_on_commit_callbacks
 ) -> None:
     links = console_links(director, "links")
-    services.round_start(round_=weekend.main.rounds.get(number=1))
+    round_start(round_=weekend.main.rounds.get(number=1))
     first = Match.objects.filter(event=weekend.main, round__number=1).order_by("slot").first()
     loser = first.entry2.player
     url = links[loser.name]
@@ -126,7 +131,7 @@ def test_one_link_shows_the_consolation_match_after_a_main_loss(
             Match.objects.filter(event=weekend.main, round__number=1).order_by("slot")[1:]
         ):
             decide(match, 1, seed=2 + i, director=weekend.director)
-    services.round_start(round_=weekend.consolation.rounds.get(number=1, bracket="main"))
+    round_start(round_=weekend.consolation.rounds.get(number=1, bracket="main"))
     cons = Match.objects.get(
         Q(entry1__player=loser) | Q(entry2__player=loser),
         event=weekend.consolation,
@@ -217,7 +222,7 @@ def test_by_round_a_drawn_match_waits_on_the_link_until_the_director_starts_it(
     ) in before
     assert "Report game 1" not in before
     assert "<form" not in before.split("<main", 1)[1]
-    services.round_start(round_=weekend.main.rounds.get(number=1))
+    round_start(round_=weekend.main.rounds.get(number=1))
     after = Client().get(url).content.decode()
     assert "Main, Quarter-final: your next match" in after
     assert "Report game 1" in after
@@ -226,7 +231,7 @@ def test_by_round_a_drawn_match_waits_on_the_link_until_the_director_starts_it(
 def test_slips_carry_the_links_for_directors_only(
     client: Client, director: Client, weekend: Weekend
 ) -> None:
-    services.round_start(round_=weekend.main.rounds.get(number=1))
+    round_start(round_=weekend.main.rounds.get(number=1))
     keys = list(
         PlayerLink.objects.filter(tournament=weekend.tournament).values_list("key", flat=True)
     )
@@ -247,11 +252,11 @@ def test_the_data_migration_keeps_each_players_first_entry_key(weekend: Weekend)
     from django.apps import apps
 
     migration = import_module("tournament.migrations.0002_player_link_and_start_matches")
-    services.round_start(round_=weekend.main.rounds.get(number=1))
+    round_start(round_=weekend.main.rounds.get(number=1))
     # A player in two events of the tournament, as before the links existed.
     player = Entry.objects.filter(event=weekend.main).order_by("pk").first().player
-    side = services.event_create(tournament=weekend.tournament, name="Side", slug="side")
-    services.entry_register(event=side, player=player)
+    side = event_create(tournament=weekend.tournament, name="Side", slug="side")
+    entry_register(event=side, player=player)
     first_keys = {
         e.player_id: e.report_key
         for e in Entry.objects.filter(event__tournament=weekend.tournament).order_by("-pk")

@@ -10,9 +10,11 @@ import pytest
 from django.test import Client
 
 from tests.factories import PlayerFactory, UserFactory
-from tournament import services
 from tournament.models import Entry, Event
+from tournament.services.entries import entry_register
+from tournament.services.events import event_create
 from tournament.services.signup import entry_signup
+from tournament.services.tournaments import tournament_create
 
 pytestmark = pytest.mark.django_db
 
@@ -22,10 +24,10 @@ PAGE = "/director/t/open/events/main/"
 @pytest.fixture
 def setup(client: Client):
     director = UserFactory(username="td")
-    t = services.tournament_create(name="Open", slug="open", director=director)
+    t = tournament_create(name="Open", slug="open", director=director)
     t.time_zone = "Europe/Berlin"
     t.save()
-    event = services.event_create(
+    event = event_create(
         tournament=t, name="Main", match_lengths=[3], slug="main", entry_fee=Decimal("20")
     )
     client.force_login(director)
@@ -87,13 +89,14 @@ def test_the_director_opens_signup_with_a_cap_deadline_and_prize_rounding(client
 def test_pending_signups_are_approved_into_the_field_or_the_waiting_list(client, setup):
     event = setup
     Event.objects.filter(pk=event.pk).update(signup=Event.Signup.APPROVAL, entry_cap=2)
-    services.entry_register(event=event, player=PlayerFactory())
+    entry_register(event=event, player=PlayerFactory())
     known = PlayerFactory(name="Bo Known", email="bo@example.org")
     a = entry_signup(event=event, name="Al Signer", email="al@example.org").entry
     b = entry_signup(event=event, name="Bo Known", email="bo2@example.org").entry
     page = client.get(PAGE).content.decode()
     assert page.count(">Approve</button>") == 2
-    assert f"No. {known.pk}" in page  # the namesake is pointed out
+    assert "Bo Known</a> (not in this event" in page  # the namesake is pointed out
+    assert f"No. {known.pk}" not in page  # by the table's numbers, never a player id
     client.post(f"{PAGE}entries/{a.pk}/approve/")
     client.post(f"{PAGE}entries/{b.pk}/approve/")
     assert Entry.objects.get(pk=a.pk).status == Entry.Status.REGISTERED
@@ -103,7 +106,7 @@ def test_pending_signups_are_approved_into_the_field_or_the_waiting_list(client,
 
 def test_unpaid_entries_are_counted_then_marked_paid_and_checked_in_in_one_step(client, setup):
     event = setup
-    entries = [services.entry_register(event=event, player=PlayerFactory()) for _ in range(5)]
+    entries = [entry_register(event=event, player=PlayerFactory()) for _ in range(5)]
     page = client.get(PAGE).content.decode()
     assert "5 unpaid" in page
     assert "5 entries have not paid" in page  # beside the draw
@@ -131,7 +134,7 @@ def test_unpaid_entries_are_counted_then_marked_paid_and_checked_in_in_one_step(
     ],
 )
 def test_bad_bulk_posts_change_nothing_and_say_why(client, setup, data):
-    entry = services.entry_register(event=setup, player=PlayerFactory())
+    entry = entry_register(event=setup, player=PlayerFactory())
     answer = client.post(f"{PAGE}entries/bulk/", data, follow=True)
     assert answer.status_code == 200
     assert 'class="error"' in answer.content.decode()
@@ -140,9 +143,9 @@ def test_bad_bulk_posts_change_nothing_and_say_why(client, setup, data):
 
 
 def test_another_tournaments_entry_is_not_marked(client, setup):
-    other = services.tournament_create(name="Other", slug="other", director=UserFactory())
-    other_event = services.event_create(tournament=other, name="Main", match_lengths=[3])
-    stranger = services.entry_register(event=other_event, player=PlayerFactory())
+    other = tournament_create(name="Other", slug="other", director=UserFactory())
+    other_event = event_create(tournament=other, name="Main", match_lengths=[3])
+    stranger = entry_register(event=other_event, player=PlayerFactory())
     client.post(f"{PAGE}entries/bulk/", {"action": "paid-cash", "entries": [str(stranger.pk)]})
     stranger.refresh_from_db()
     assert stranger.paid == ""
@@ -150,7 +153,7 @@ def test_another_tournaments_entry_is_not_marked(client, setup):
 
 def test_side_pools_are_added_given_players_and_removed(client, setup):
     event = setup
-    entries = [services.entry_register(event=event, player=PlayerFactory()) for _ in range(3)]
+    entries = [entry_register(event=event, player=PlayerFactory()) for _ in range(3)]
     bad = client.post(
         f"{PAGE}side-pools/", {"pool-name": "", "pool-stake": "-1", "pool-payout_split": "x"}
     )
@@ -178,13 +181,13 @@ def test_side_pools_are_added_given_players_and_removed(client, setup):
 
 
 def test_the_fee_is_marked_paid_with_the_check_in(client, setup):
-    entry = services.entry_register(event=setup, player=PlayerFactory())
+    entry = entry_register(event=setup, player=PlayerFactory())
     page = client.get(PAGE).content.decode()
     assert "pays by" in page
     client.post(f"{PAGE}entries/{entry.pk}/check-in/", {"checked_in": "1", "paid": "online"})
     entry.refresh_from_db()
     assert (entry.status, entry.paid) == ("checked-in", "online")
-    other = services.entry_register(event=setup, player=PlayerFactory())
+    other = entry_register(event=setup, player=PlayerFactory())
     client.post(f"{PAGE}entries/{other.pk}/check-in/", {"checked_in": "1", "paid": "bitcoin"})
     other.refresh_from_db()
     assert (other.status, other.paid) == ("checked-in", "")

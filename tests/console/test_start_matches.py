@@ -18,8 +18,9 @@ from matches.models import Match
 from tests.browser.scenario import decide
 from tests.console.test_player_links import make_weekend
 from tests.factories import MatchFactory, PlayerFactory
-from tournament import services
 from tournament.models import Event, PlayerLink, Round
+from tournament.services.event_settings import event_update
+from tournament.services.rounds import round_start
 from tournament.tasks.notifications import notify_match_ready
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +38,7 @@ def test_by_round_starting_a_round_tells_its_players(
     weekend = make_weekend()
     assert not ready(weekend.main)
     with django_capture_on_commit_callbacks(execute=True):
-        services.round_start(round_=weekend.main.rounds.get(number=1))
+        round_start(round_=weekend.main.rounds.get(number=1))
     matches = list(Match.objects.filter(event=weekend.main, status=Match.Status.READY))
     assert len(matches) == 4
     # Seven of the eight players have an address: each is told once, with their link.
@@ -98,7 +99,7 @@ def test_by_round_keeps_a_seated_match_waiting_for_start(
     django_capture_on_commit_callbacks,
 ) -> None:
     weekend = make_weekend()
-    services.round_start(round_=weekend.main.rounds.get(number=1))
+    round_start(round_=weekend.main.rounds.get(number=1))
     with django_capture_on_commit_callbacks(execute=True):
         for i, m in enumerate(Match.objects.filter(event=weekend.main, round__number=1)):
             decide(m, 1, seed=i, director=weekend.director)
@@ -111,7 +112,7 @@ def test_switching_a_drawn_event_to_auto_opens_its_matches(
 ) -> None:
     weekend = make_weekend()
     with django_capture_on_commit_callbacks(execute=True):
-        services.event_update(event=weekend.main, start_matches="auto")
+        event_update(event=weekend.main, start_matches="auto")
     assert len(ready(weekend.main)) == 4
 
 
@@ -238,7 +239,7 @@ def test_by_round_the_event_page_says_which_matches_wait_for_start(
     client.force_login(weekend.director)
     page = client.get("/director/t/links/events/main/").content.decode()
     assert "4 matches with both players wait for Start" in page
-    services.round_start(round_=weekend.main.rounds.get(number=1))
+    round_start(round_=weekend.main.rounds.get(number=1))
     with django_capture_on_commit_callbacks(execute=True):
         for i, m in enumerate(Match.objects.filter(event=weekend.main, round__number=1)[:2]):
             decide(m, 1, seed=i, director=weekend.director)

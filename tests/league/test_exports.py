@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
+from core.http import RequestMeta
+from matches.access import Actor
 from matches.models import Game, Match
 from matches.rules.check import check_match_data
-from matches.services.access import Actor
-from matches.services.ledger import RequestMeta
 from matches.services.records import record_upload
 from matches.services.reporting import GameInput, game_report
 from tests.factories import (

@@ -20,10 +20,10 @@ import time_machine
 from django.core import mail
 from django.core.management import call_command
 
+from core.http import RequestMeta
+from matches.access import Actor
 from matches.models import Match
-from matches.services.access import Actor
 from matches.services.confirmation import match_confirm
-from matches.services.ledger import RequestMeta
 from matches.services.reporting import GameInput, game_report, match_report
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
 from tournament.formulas import ratings, series
@@ -33,7 +33,7 @@ from tournament.services.draws import draw_make
 from tournament.services.entries import entry_register
 from tournament.services.events import event_create
 from tournament.services.ratings import rated_matches, ratings_recompute
-from tournament.services.results import match_forfeit
+from tournament.services.results import match_award
 from tournament.services.rounds import swiss_next_round
 from tournament.services.series import series_leaderboard
 from tournament.tasks.deadlines import apply_deadlines, send_deadline_reminders
@@ -222,12 +222,17 @@ def test_a_league_season(clock: time_machine.Traveller) -> None:
         boards.append(series_leaderboard(series=season))
 
         # The director settles the flagged match, and the next round can be paired.
-        match_forfeit(
+        match_award(
+            decision="forfeit",
             match=untouched,
             winner=untouched.entry1,
             reason="neither showed; coin toss",
             by=director,
         )
+        # Its players were told of a match that will not be played: each is corrected.
+        told = inbox()
+        assert [to for to, _ in told] == addresses(untouched.entry1, untouched.entry2)
+        assert all(subject.startswith("Correction") for _, subject in told), told
         rnd.refresh_from_db()
         assert rnd.status == Round.Status.COMPLETE
 

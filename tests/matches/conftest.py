@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 import pytest
 
+from core.http import RequestMeta
+from matches.access import Actor
 from matches.models import Match
-from matches.services.access import Actor
-from matches.services.ledger import RequestMeta
 from tests.factories import MatchFactory, PlayerFactory, UserFactory
 from tournament.models import User
 

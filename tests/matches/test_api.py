@@ -19,8 +19,10 @@ from tests.factories import (
     TournamentFactory,
     UserFactory,
 )
-from tournament import services
 from tournament.models import Event, Round, User
+from tournament.services.draws import draw_make
+from tournament.services.events import event_create
+from tournament.services.rounds import round_start
 
 pytestmark = pytest.mark.django_db
 
@@ -54,12 +56,12 @@ def make_bracket(
 ) -> Bracket:
     director = UserFactory()
     tournament = TournamentFactory(director=director)
-    event = services.event_create(tournament=tournament, name="Main", match_lengths=[length])
+    event = event_create(tournament=tournament, name="Main", match_lengths=[length])
     players = [PlayerFactory(name=name, email=f"{name.lower()}@example.org") for name in names]
     for player in players:
         EntryFactory(event=event, player=player)
-    services.draw_make(event=event, method="manual", order=[p.pk for p in players])
-    services.round_start(round_=event.rounds.get(number=1, bracket=Round.Bracket.MAIN))
+    draw_make(event=event, method="manual", order=[p.pk for p in players])
+    round_start(round_=event.rounds.get(number=1, bracket=Round.Bracket.MAIN))
     matches = Match.objects.filter(event=event).select_related("entry1__player", "entry2__player")
     first, second = matches.filter(round__number=1).order_by("slot")
     final = matches.get(round__number=2)
@@ -136,7 +138,7 @@ def test_two_phones_play_a_7_point_match_and_the_winner_moves_on(
 
     # The director starts the final's round; the other semi-final is reported by the director:
     # the final becomes ready and both finalists are emailed their private links.
-    services.round_start(round_=final.round)
+    round_start(round_=final.round)
     other = bracket.second
     boss = bracket.client_for(bracket.director)
     with django_capture_on_commit_callbacks(execute=True):

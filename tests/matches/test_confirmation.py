@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from matches.access import NotAllowed
 from matches.errors import Conflict, Invalid
 from matches.models import Game, Match
 from matches.rules.errors import RulesError
-from matches.services.access import NotAllowed
 from matches.services.confirmation import match_confirm, match_dispute, match_resolve
 from matches.services.reporting import GameInput, game_report, match_report
 from tests.matches.conftest import META, Table

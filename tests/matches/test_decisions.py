@@ -14,7 +14,13 @@ from matches.errors import AppError
 from matches.models import Match
 from matches.rules.errors import RulesError
 from tests.matches.test_api import Bracket, game, make_bracket
-from tournament import services
+from tournament.services.results import (
+    GameResult,
+    match_award,
+    match_result_enter,
+    match_winner_correct,
+)
+from tournament.services.withdrawals import entry_withdraw
 
 pytestmark = pytest.mark.django_db
 
@@ -130,9 +136,9 @@ def test_correcting_a_played_winner_voids_the_games_that_no_longer_add_up(
     bracket: Bracket, django_capture_on_commit_callbacks
 ) -> None:
     match = bracket.first
-    games = [services.GameResult(winner=1, cube=4)] * 2  # 4-0, then 8-0
-    services.match_result_enter(match=match, games=games, by=bracket.director)
-    services.match_winner_correct(match=match, winner=match.entry2, by=bracket.director)
+    games = [GameResult(winner=1, cube=4)] * 2  # 4-0, then 8-0
+    match_result_enter(match=match, games=games, by=bracket.director)
+    match_winner_correct(match=match, winner=match.entry2, by=bracket.director)
     match.refresh_from_db()
     assert (match.winner_id, match.score1, match.score2, match.decision) == (
         match.entry2_id,
@@ -348,10 +354,10 @@ def test_the_game_by_game_entry_stores_doubles_in_the_one_shape(bracket: Bracket
     match = bracket.first
     doubled = [{"by": 2, "turn": 3, "response": "take"}]
     games = [
-        services.GameResult(winner=1, cube=2, doubles=doubled),  # 2-0
-        services.GameResult(winner=1, cube=8),  # 10-0
+        GameResult(winner=1, cube=2, doubles=doubled),  # 2-0
+        GameResult(winner=1, cube=8),  # 10-0
     ]
-    services.match_result_enter(match=match, games=games, by=bracket.director)
+    match_result_enter(match=match, games=games, by=bracket.director)
     shown = bracket.client_for(bracket.director).get(f"/api/matches/{match.pk}/").json()
     assert shown["games"][0]["doubles"] == [
         {"side": 2, "player": match.entry2.player_id, "turn": 3, "response": "take"}
@@ -418,9 +424,7 @@ def test_no_doubles_offered_is_not_doubles_not_itemised(bracket: Bracket) -> Non
     ``None`` (not itemised) takes any cube."""
     match = bracket.first
     with pytest.raises(RulesError) as refused:
-        services.match_result_enter(
-            match=match, games=[services.GameResult(winner=1, cube=8, doubles=[])]
-        )
+        match_result_enter(match=match, games=[GameResult(winner=1, cube=8, doubles=[])])
     api = bracket.link_client(match, 1).post(
         f"/api/matches/{match.pk}/report/",
         {"games": [{"winner": match.entry1.player_id, "cube": 8, "doubles": []}]},
@@ -431,7 +435,7 @@ def test_no_doubles_offered_is_not_doubles_not_itemised(bracket: Bracket) -> Non
     stored = list(match.submissions.order_by("version").values_list("error_code", "payload"))
     game = {"winner": match.entry1.player_id, "cube": 8, "result": "single", "ended_by": "play"}
     assert stored[0] == (api.json()["code"], {"games": [{**game, "doubles": []}]})
-    services.match_result_enter(match=match, games=[services.GameResult(winner=1, cube=8)])
+    match_result_enter(match=match, games=[GameResult(winner=1, cube=8)])
     match.refresh_from_db()
     assert (match.status, match.score1) == ("complete", 8)
 
@@ -443,18 +447,18 @@ def test_a_refused_game_by_game_entry_is_stored_as_an_accepted_one_would_be(
     p1, p2 = match.entry1.player_id, match.entry2.player_id
     doubled = [{"by": 2, "turn": 3, "response": "take"}]
     with pytest.raises(AppError) as not_over:
-        services.match_result_enter(
+        match_result_enter(
             match=match,
-            games=[services.GameResult(winner=1, cube=2, doubles=doubled)],
+            games=[GameResult(winner=1, cube=2, doubles=doubled)],
             by=bracket.director,
         )
     assert not_over.value.code == "match-not-finished"
     with pytest.raises(AppError) as unreadable:  # game 2: a double by nobody of the match
-        services.match_result_enter(
+        match_result_enter(
             match=match,
             games=[
-                services.GameResult(winner=1, cube=2, doubles=doubled),
-                services.GameResult(winner=1, cube=2, doubles=[{"by": 3, "turn": 1}]),
+                GameResult(winner=1, cube=2, doubles=doubled),
+                GameResult(winner=1, cube=2, doubles=[{"by": 3, "turn": 1}]),
             ],
             by=bracket.director,
         )
@@ -508,14 +512,14 @@ def test_entering_a_decided_or_started_match_game_by_game_is_refused_and_kept(
     match = bracket.first
     anna = bracket.link_client(match, 1)
     assert game(anna, match, winner=match.entry1.player_id, cube=1).status_code == 201
-    games = [services.GameResult(winner=1, cube=8)]
+    games = [GameResult(winner=1, cube=8)]
     with pytest.raises(AppError) as started:
-        services.match_result_enter(match=match, games=games, by=bracket.director)
+        match_result_enter(match=match, games=games, by=bracket.director)
     assert (started.value.code, started.value.status) == ("match-started", 400)
     other = bracket.second
-    services.match_result_enter(match=other, games=games, by=bracket.director)  # played: 8-0
+    match_result_enter(match=other, games=games, by=bracket.director)  # played: 8-0
     with pytest.raises(AppError) as decided:
-        services.match_result_enter(match=other, games=games, by=bracket.director)
+        match_result_enter(match=other, games=games, by=bracket.director)
     assert (decided.value.code, decided.value.status) == ("match-decided", 400)
     assert [row[:3] for row in _refused(match) + _refused(other)] == [
         ("match", "match-started", True),
@@ -609,11 +613,11 @@ def test_a_walkover_the_bracket_gives_a_withdrawn_player_is_stored_too(bracket: 
     from tournament.services.advance import match_advance
 
     first, second, final = bracket.first, bracket.second, bracket.final
-    services.match_forfeit(match=first, winner=first.entry1, by=bracket.director)
+    match_award(decision="forfeit", match=first, winner=first.entry1, by=bracket.director)
     match_advance(match_id=first.pk)
-    services.entry_withdraw(entry=first.entry1, by=bracket.director)
+    entry_withdraw(entry=first.entry1, by=bracket.director)
     assert not final.submissions.exists()  # no opponent yet: nothing to decide
-    services.match_forfeit(match=second, winner=second.entry1, by=bracket.director)
+    match_award(decision="forfeit", match=second, winner=second.entry1, by=bracket.director)
     match_advance(match_id=second.pk)
     final.refresh_from_db()
     assert (final.status, final.decision, final.winner_id) == (

@@ -17,6 +17,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.serializers import Serializer
 from rest_framework.test import APIClient
 
+from matches.access import Actor
 from matches.api import serializers as io
 from matches.api.shapes import (
     GameOutSerializer,
@@ -28,7 +29,6 @@ from matches.api.shapes import (
 from matches.api.views import validator
 from matches.models import Game, Match, Submission
 from matches.selectors import match_detail
-from matches.services.access import Actor
 from matches.services.confirmation import match_resolve
 from matches.services.reporting import DoubleInput, GameInput, game_report
 from tests.factories import EventFactory, MatchFactory, RoundFactory

@@ -6,13 +6,13 @@ from collections.abc import Iterator
 
 import pytest
 
+from matches.access import Actor, NotAllowed
 from matches.errors import Conflict, Forbidden, Invalid, NotAuthenticated
 from matches.models import Game, Match, Submission
 from matches.rules.errors import RulesError
-from matches.services.access import Actor, NotAllowed
 from matches.services.confirmation import match_confirm
 from matches.services.reporting import DoubleInput, GameInput, game_report, match_report
-from matches.signals import match_changed, match_completed
+from matches.signals import match_changed, match_completing
 from tests.factories import EventFactory, MatchFactory, PlayerFactory, UserFactory
 from tests.matches.conftest import META, Table, make_table
 
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def announced() -> Iterator[dict[str, list[int]]]:
-    """The match ids announced as changed and as completed (after commit)."""
+    """The match ids announced as changed (after commit) and as completing (in the transaction)."""
     seen: dict[str, list[int]] = {"changed": [], "completed": []}
 
     def on_changed(sender: object, *, match_id: int, **kw: object) -> None:
@@ -31,10 +31,10 @@ def announced() -> Iterator[dict[str, list[int]]]:
         seen["completed"].append(match_id)
 
     match_changed.connect(on_changed, dispatch_uid="test-changed")
-    match_completed.connect(on_completed, dispatch_uid="test-completed")
+    match_completing.connect(on_completed, dispatch_uid="test-completed")
     yield seen
     match_changed.disconnect(dispatch_uid="test-changed")
-    match_completed.disconnect(dispatch_uid="test-completed")
+    match_completing.disconnect(dispatch_uid="test-completed")
 
 
 def report(t: Table, actor: Actor, winner: int, **kw: object) -> Match:

@@ -124,6 +124,61 @@ def test_an_insert_and_an_update_write_what_save_writes(table: Table) -> None:
     assert reloaded.updated_at == match.updated_at > before  # auto_now, as save() sets it
 
 
+def test_a_row_and_its_children_go_in_together_as_save_writes_them(table: Table) -> None:
+    """A submission with its key and its game: one statement on PostgreSQL, three on
+    SQLite, and the same rows either way (ids set, foreign keys to the new submission)."""
+    from matches.models import ReportKey, Submission
+
+    match = table.match
+    submission = Submission(
+        match=match, version=1, kind="game", status="accepted", payload={"n": 1}
+    )
+    key = ReportKey(match_id=match.pk, key="k-1", status=0)
+    ours, theirs = _game(match, 1), _game(match, 2)
+    with _statements() as seen:
+        row_insert(submission, children=[(key, "submission_id"), (ours, "submission_id")])
+    assert len(seen) == (1 if connection.vendor == "postgresql" else 3)
+    assert submission.pk is not None
+    assert (key.submission_id, ours.submission_id) == (submission.pk, submission.pk)
+    assert not ours._state.adding
+    assert not key._state.adding
+    assert ReportKey.objects.get(pk=key.pk).submission_id == submission.pk
+    theirs.submission = submission
+    theirs.save(force_insert=True)
+    stored = {g.number: _values(g) for g in Game.objects.filter(match=match)}
+    assert stored[1].pop("id") == ours.pk
+    for values in stored.values():
+        values.pop("id", None)
+        values.pop("number")
+        values.pop("created_at")
+    assert stored[1] == stored[2]
+
+
+def test_a_child_refused_by_a_constraint_leaves_nothing_of_the_family(table: Table) -> None:
+    """A key already used: the unique constraint refuses the whole statement (PostgreSQL)
+    or the key's insert (SQLite): inside the report's transaction, nothing stays."""
+    from django.db import IntegrityError
+
+    from matches.models import ReportKey, Submission
+
+    match = table.match
+    first = Submission(match=match, version=1, kind="game", status="accepted", payload={})
+    row_insert(
+        first, children=[(ReportKey(match_id=match.pk, key="same", status=0), "submission_id")]
+    )
+    second = Submission(match=match, kind="game", status="accepted", payload={}, version=2)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        row_insert(
+            second,
+            children=[
+                (ReportKey(match_id=match.pk, key="same", status=0), "submission_id"),
+                (_game(match, 1), "submission_id"),
+            ],
+        )
+    assert Submission.objects.filter(match=match).count() == 1
+    assert not Game.objects.filter(match=match).exists()
+
+
 def test_the_games_read_what_the_orm_reads(table: Table) -> None:
     match = table.match
     for number in (2, 1):
@@ -157,3 +212,41 @@ class _statements:
 
     def __exit__(self, *exc: object) -> None:
         self.wrapper.__exit__(*exc)
+
+
+def test_a_key_resolves_to_its_players_link_as_the_orm_resolves_it(table: Table) -> None:
+    """The report path's rate limit asks ``link_key_of`` for a key it has not seen: a link's own key,
+    an entry's older per-event key (its player's link) and an unknown key, as the ORM."""
+    from matches.rows import link_key_of
+    from tournament.models import PlayerLink
+
+    entry = table.match.entry1
+    link = PlayerLink.objects.create(
+        tournament_id=entry.event.tournament_id, player=entry.player, key="theLinksOwnKey12345"
+    )
+    assert link_key_of(link.key) == link.key
+    assert link_key_of(entry.report_key) == link.key
+    assert link_key_of("nobodyHoldsThisKey123") is None
+
+
+def test_the_rate_limit_asks_for_a_known_key_once_and_for_an_unknown_one_every_time(
+    table: Table, django_assert_num_queries: Any
+) -> None:
+    """A phone sends every game with one key: its holder is looked up once per worker
+    (then remembered), an entry's older key counts on its player's link, padding buys no
+    new count, and a key nobody holds is asked again (it may be issued later)."""
+    from matches import access
+    from tournament.models import PlayerLink
+
+    access._HOLDERS.clear()
+    entry = table.match.entry1
+    link = PlayerLink.objects.create(
+        tournament_id=entry.event.tournament_id, player=entry.player, key="anotherLinksKey12345"
+    )
+    with django_assert_num_queries(1):
+        assert access.key_holder(entry.report_key) == f"key:{link.key}"
+    with django_assert_num_queries(0):
+        assert access.key_holder(f"  {entry.report_key} ") == f"key:{link.key}"
+    with django_assert_num_queries(2):
+        assert access.key_holder("nobodyHoldsThisKey123") == "key:nobodyHoldsThisKey123"
+        assert access.key_holder("nobodyHoldsThisKey123") == "key:nobodyHoldsThisKey123"

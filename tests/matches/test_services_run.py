@@ -84,7 +84,7 @@ def broker_and_cache(url: str) -> Iterator[None]:
     saved = (app.conf.broker_url, app.conf.task_always_eager)
     cache = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "core.redis_cache.RedisCache",
             "LOCATION": url,
             "KEY_PREFIX": f"t-{uuid.uuid4().hex[:8]}",
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},

@@ -157,8 +157,8 @@ def test_handlers_answer_json_under_the_api_and_a_page_elsewhere():
 def test_confirming_the_final_leads_to_the_results_not_a_403(
     client, django_capture_on_commit_callbacks
 ):
-    from matches.services.access import Actor
-    from matches.services.ledger import RequestMeta
+    from core.http import RequestMeta
+    from matches.access import Actor
     from matches.services.reporting import GameInput, game_report
     from tournament.celery import app
 

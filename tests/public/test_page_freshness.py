@@ -6,8 +6,9 @@ import pytest
 
 from matches.errors import Invalid
 from tests.factories import EntryFactory, EventFactory, TournamentFactory
-from tournament import services
 from tournament.pages.caching import clear_caches
+from tournament.services.draws import draw_make
+from tournament.services.events import event_create
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +32,7 @@ def test_the_event_page_shows_the_draw_as_soon_as_it_is_made(
     assert "Drawn Player 3" not in before.content.decode()
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.draw_make(event=event, method="random", seed=7)
+        draw_make(event=event, method="random", seed=7)
 
     after = client.get(url).content.decode()
     assert all(e.player.name in after for e in entries)
@@ -44,9 +45,7 @@ def test_a_new_event_appears_on_the_cached_tournament_page(
     assert "Side Swiss" not in client.get(f"/t/{tournament.slug}/").content.decode()
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.event_create(
-            tournament=tournament, name="Side Swiss", format="swiss", match_lengths=[5]
-        )
+        event_create(tournament=tournament, name="Side Swiss", format="swiss", match_lengths=[5])
 
     assert "Side Swiss" in client.get(f"/t/{tournament.slug}/").content.decode()
 
@@ -55,9 +54,9 @@ def test_a_new_event_appears_on_the_cached_tournament_page(
 def test_an_event_cannot_take_the_slug_of_a_tournament_page(slug):
     tournament = TournamentFactory()
     with pytest.raises(Invalid) as err:
-        services.event_create(tournament=tournament, name="Odd", slug=slug, match_lengths=[5])
+        event_create(tournament=tournament, name="Odd", slug=slug, match_lengths=[5])
     assert "names a page" in str(err.value)
-    event = services.event_create(tournament=tournament, name=slug.title(), match_lengths=[5])
+    event = event_create(tournament=tournament, name=slug.title(), match_lengths=[5])
     assert event.slug != slug
 
 

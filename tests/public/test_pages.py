@@ -320,19 +320,19 @@ def test_a_consolation_result_refreshes_the_main_page_beside_it(client):
 
 
 def test_double_elimination_draws_winners_losers_and_grand_final(client):
-    from tournament import services
+    from tournament.services.draws import draw_make
+    from tournament.services.entries import entry_register
+    from tournament.services.events import event_create
 
     t = TournamentFactory()
-    services.event_create(tournament=t, name="Main", match_lengths=[5], slug="main")
-    double = services.event_create(
+    event_create(tournament=t, name="Main", match_lengths=[5], slug="main")
+    double = event_create(
         tournament=t, name="Double", format="double-elimination", match_lengths=[3], slug="double"
     )
-    services.event_create(
-        tournament=t, name="Last Chance", kind="last-chance", match_lengths=[3], slug="lc"
-    )
+    event_create(tournament=t, name="Last Chance", kind="last-chance", match_lengths=[3], slug="lc")
     for player in PlayerFactory.create_batch(8):
-        services.entry_register(event=double, player=player)
-    services.draw_make(event=double, method="random", seed=3)
+        entry_register(event=double, player=player)
+    draw_make(event=double, method="random", seed=3)
     html = client.get(f"/t/{t.slug}/double/").content.decode()
     for title in ("Winners bracket", "Losers bracket", "Grand final"):
         assert f"<h3>{title}</h3>" in html

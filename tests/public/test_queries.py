@@ -15,18 +15,21 @@ pytestmark = pytest.mark.django_db
 #: Upper bounds per page, uncached, anonymous visitor.
 # The tournament, event, match and player pages each read GNU Backgammon's analyses
 # (the PR table, the match's analysis, the player's PR history): one query more each.
+# Pages under /t/<slug>/ read the tournament's language once a minute when the visitor's
+# browser asks for none of the site's languages (as the test client's does): one more.
 BOUNDS = {
     "home": 1,
-    "tournament": 6,
-    "event": 13,
-    "consolation": 9,
-    "print": 12,
-    "slips": 4,
+    "tournament": 7,  # + the tournament's language (i18n)
+    "event": 15,  # + the forbidden pairs (the "kept apart in round 1" note), + the language
+    "consolation": 10,
+    "print": 14,  # + the forbidden pairs, + the language
+    "slips": 5,
     "match": 4,
     "player": 5,
-    "scoreboard": 2,
-    "search": 2,
-    "swiss": 11,
+    "scoreboard": 3,
+    "search": 3,
+    "players": 3,
+    "swiss": 13,  # + the pairing log, + the language
 }
 
 
@@ -79,6 +82,7 @@ def _weekend(count: int) -> dict[str, str]:
         "player": f"/players/{player.pk}/",
         "scoreboard": f"{base}/scoreboard/",
         "search": f"{base}/players/?q=Main+00",
+        "players": f"{base}/players/",
         "swiss": f"{base}/swiss/",
     }
 

@@ -83,7 +83,7 @@ def broker_and_cache(url: str) -> Iterator[None]:
     old = app.conf.broker_url
     caches = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "core.redis_cache.RedisCache",
             "LOCATION": url,
             "KEY_PREFIX": settings.CACHES["default"].get("KEY_PREFIX", ""),
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
@@ -180,8 +180,9 @@ class WebServer:
         terminate(self.proc, timeout=20)
 
 
-def wait_until_worker_idle(timeout: float = 30.0) -> None:
-    """Wait until this run's queue is empty and no worker runs a task of ours.
+def wait_until_worker_idle(timeout: float = 30.0, *, live_only: bool = False) -> None:
+    """Wait until this run's queue is empty and no worker runs a task of ours
+    (``live_only``: the live worker of ``celery_worker_process``, when it is the only one).
 
     A test's tasks (advances, ratings, emails) may still run after its last assertion;
     flushing the database under them deadlocks (TRUNCATE against their row locks).
@@ -196,8 +197,22 @@ def wait_until_worker_idle(timeout: float = 30.0) -> None:
                 with contextlib.suppress(Exception):  # Redis has no such list: nothing waits
                     waiting += conn.default_channel.queue_declare(queue, passive=True).message_count
         # Every worker on the broker answers (other runs', other xdist workers'): ours only.
-        active = app.control.inspect(timeout=0.5).active() or {}
-        busy = [tasks for node, tasks in active.items() if is_this_runs_node(node)]
-        if not waiting and not any(busy):
-            return
+        # Tasks a worker has taken but not started are "reserved", not "active".
+        if live_only:
+            # Asked by name, the live worker answers at once; a solo worker busy with a
+            # task cannot answer at all, so no answer means busy, not idle.
+            live = f"{this_runs_node('live')}@{os.uname().nodename}"
+            inspect = app.control.inspect(destination=[live], limit=1, timeout=1.0)
+            active, reserved = inspect.active(), inspect.reserved()
+            idle = bool(active and reserved) and not (active.get(live) or reserved.get(live))
+            if not waiting and idle:
+                return
+        else:
+            inspect = app.control.inspect(timeout=0.5)
+            tasks = {**(inspect.active() or {})}
+            for node, reserved_tasks in (inspect.reserved() or {}).items():
+                tasks[node] = [*tasks.get(node, []), *reserved_tasks]
+            busy = [t for node, t in tasks.items() if is_this_runs_node(node)]
+            if not waiting and not any(busy):
+                return
         time.sleep(0.2)

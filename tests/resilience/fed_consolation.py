@@ -31,8 +31,11 @@ from tests.resilience.faults import Worker, wait_until_worker_idle
 from tests.resilience.invariants import assert_invariants
 from tests.resilience.racing import token_headers
 from tests.resilience.world import World
-from tournament import services
 from tournament.models import Event, Round
+from tournament.services.draws import draw_make
+from tournament.services.entries import entry_register
+from tournament.services.events import event_create
+from tournament.services.rounds import round_start
 
 _names = itertools.count(1)
 #: Phases are far more than a 16-player Main and its Consolation need.
@@ -72,8 +75,8 @@ def build_main_and_consolation(size: int = 16) -> tuple[World, Event]:
     n = next(_names)
     director = UserFactory(username=f"fed-director-{n}")
     tournament = TournamentFactory(director=director, name=f"Fed Open {n}", slug=f"fed-{n}")
-    main = services.event_create(tournament=tournament, name="Main", match_lengths=[1])
-    consolation = services.event_create(
+    main = event_create(tournament=tournament, name="Main", match_lengths=[1])
+    consolation = event_create(
         tournament=tournament,
         name="Consolation",
         match_lengths=[1],
@@ -83,9 +86,9 @@ def build_main_and_consolation(size: int = 16) -> tuple[World, Event]:
     accounts = [UserFactory(username=f"fed{n}-player-{i}") for i in range(size)]
     players = [PlayerFactory(name=f"Fed {n}-{i:02d}", user=a) for i, a in enumerate(accounts)]
     for player in players:
-        services.entry_register(event=main, player=player)
-    services.draw_make(event=main, method="manual", order=[p.pk for p in players])
-    services.round_start(round_=main.rounds.get(bracket=Round.Bracket.MAIN, number=1))
+        entry_register(event=main, player=player)
+    draw_make(event=main, method="manual", order=[p.pk for p in players])
+    round_start(round_=main.rounds.get(bracket=Round.Bracket.MAIN, number=1))
     main.refresh_from_db()
     world = World(
         tournament=tournament,

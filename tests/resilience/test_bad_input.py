@@ -25,11 +25,11 @@ from django.test import Client, override_settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from matches.access import Actor
 from matches.models import Match, Submission
 from matches.rules.errors import RulesError
 from matches.rules.matfile import read_mat
 from matches.rules.sgf import read_sgf
-from matches.services.access import Actor
 from matches.services.ledger import REFUSALS
 from matches.services.records import record_upload
 from tests.mutations import mutate
@@ -176,6 +176,36 @@ def test_an_oversized_upload_is_refused_unread(upload_match: Match, csrf: bool) 
     signed_in = Client(enforce_csrf_checks=csrf)
     signed_in.force_login(build_world(size=2).director)
     assert _oversized(signed_in, f"/api/matches/{upload_match.pk}/record/").status_code == 413
+
+
+@pytest.mark.parametrize("declared", ["12x", "lots", "1e9"])
+def test_a_bad_content_length_is_bad_input_on_every_upload_path(
+    upload_match: Match, declared: str
+) -> None:
+    """A ``Content-Length`` that is not a number reads as 0 on every path that checks the
+    declared size (the middleware, the API, the private link's form): no 500."""
+    key = upload_match.entry1.report_key  # type: ignore[union-attr]
+
+    def post(client: Client, path: str, **headers: str) -> Any:
+        return client.generic(
+            "POST",
+            path,
+            b"--xyz--\r\n",
+            content_type="multipart/form-data; boundary=xyz",
+            CONTENT_LENGTH=declared,
+            **headers,
+        )
+
+    api = post(Client(), f"/api/matches/{upload_match.pk}/record/", HTTP_X_REPORT_KEY=key)
+    assert api.status_code == 400, api.content
+    form = post(Client(), f"/r/{key}/matches/{upload_match.pk}/record/")
+    assert form.status_code == 400, form.content
+    assert "Choose a match file." in form.content.decode()
+    signed_in = Client()
+    signed_in.force_login(build_world(size=2).director)
+    # Past the middleware (a session): the view answers as for any upload, here that this
+    # director does not direct the match's tournament.
+    assert post(signed_in, f"/api/matches/{upload_match.pk}/record/").status_code == 403
 
 
 @override_settings(MATCH_FILE_MAX_BYTES=2048)

@@ -55,13 +55,16 @@ def test_a_consolation_round_started_while_a_main_loser_is_seated_there_is_playe
     from tests.factories import PlayerFactory, TournamentFactory
     from tests.resilience.faults import backends_waiting_for_a_lock
     from tests.resilience.fed_consolation import stuck_matches
-    from tournament import services
     from tournament.models import Round
     from tournament.services.advance import match_advance
+    from tournament.services.draws import draw_make
+    from tournament.services.entries import entry_register
+    from tournament.services.events import event_create
+    from tournament.services.rounds import round_start
 
     tournament = TournamentFactory()
-    main = services.event_create(tournament=tournament, name="Main", match_lengths=[1])
-    consolation = services.event_create(
+    main = event_create(tournament=tournament, name="Main", match_lengths=[1])
+    consolation = event_create(
         tournament=tournament,
         name="Consolation",
         match_lengths=[1],
@@ -70,9 +73,9 @@ def test_a_consolation_round_started_while_a_main_loser_is_seated_there_is_playe
     )
     players = [PlayerFactory() for _ in range(4)]
     for player in players:
-        services.entry_register(event=main, player=player)
-    services.draw_make(event=main, method="manual", order=[p.pk for p in players])
-    services.round_start(round_=main.rounds.get(number=1))
+        entry_register(event=main, player=player)
+    draw_make(event=main, method="manual", order=[p.pk for p in players])
+    round_start(round_=main.rounds.get(number=1))
     first, second = Match.objects.filter(event=main, round__number=1).order_by("slot")
     Match.objects.filter(pk__in=[first.pk, second.pk]).update(
         status=Match.Status.COMPLETE, winner=F("entry1"), decided_at=timezone.now()
@@ -87,7 +90,7 @@ def test_a_consolation_round_started_while_a_main_loser_is_seated_there_is_playe
     def start_round() -> None:
         try:
             with transaction.atomic():
-                services.round_start(round_=Round.objects.get(event=consolation, number=1))
+                round_start(round_=Round.objects.get(event=consolation, number=1))
                 started.set()
                 release.wait(30)
         finally:

@@ -24,16 +24,20 @@ from tests.factories import PlayerFactory, TournamentFactory
 from tests.resilience.concurrency import run_at_once
 from tests.resilience.faults import backends_waiting_for_a_lock, wait_until_worker_idle
 from tests.resilience.fed_consolation import Tally, deadlocks_settled, match_play, stuck_matches
-from tournament import services
 from tournament.models import Entry, Event, Player, PlayerLink, RatingChange, Round, Tournament
 from tournament.services.console_extras import entry_check_in_undo
-from tournament.services.entries import entry_withdraw_undo
+from tournament.services.draws import draw_make
+from tournament.services.entries import entry_check_in, entry_register
+from tournament.services.events import event_create
 from tournament.services.notify_prefs import link_notify_set
+from tournament.services.rounds import round_length_set, round_start
 from tournament.services.tables import (
     match_table_set,
     opened_tables_assign,
     round_tables_assign,
 )
+from tournament.services.tournaments import tournament_update
+from tournament.services.withdrawals import entry_withdraw, entry_withdraw_undo
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -51,18 +55,16 @@ class Weekend:
 
 def _weekend() -> Weekend:
     tournament = TournamentFactory()
-    main = services.event_create(tournament=tournament, name="Main", match_lengths=[3])
+    main = event_create(tournament=tournament, name="Main", match_lengths=[3])
     players = [PlayerFactory() for _ in range(4)]
     for player in players:
-        services.entry_register(event=main, player=player)
-    services.draw_make(event=main, method="manual", order=[p.pk for p in players])
-    services.round_start(round_=main.rounds.get(number=1))
-    side = services.event_create(tournament=tournament, name="Side", match_lengths=[3])
-    registered, checked_in, withdrawn = (
-        services.entry_register(event=side, player=p) for p in players[:3]
-    )
-    services.entry_check_in(entry=checked_in)
-    services.entry_withdraw(entry=withdrawn)
+        entry_register(event=main, player=player)
+    draw_make(event=main, method="manual", order=[p.pk for p in players])
+    round_start(round_=main.rounds.get(number=1))
+    side = event_create(tournament=tournament, name="Side", match_lengths=[3])
+    registered, checked_in, withdrawn = (entry_register(event=side, player=p) for p in players[:3])
+    entry_check_in(entry=checked_in)
+    entry_withdraw(entry=withdrawn)
     return Weekend(tournament, main, side, players[0], registered, checked_in, withdrawn)
 
 
@@ -77,11 +79,11 @@ def _ready(w: Weekend) -> Match:
 #: Each service, and the rows it locks: (model, pk) while its transaction is open.
 CASES: dict[str, tuple[Callable[[Weekend], Any], Callable[[Weekend], list[tuple[Any, int]]]]] = {
     "register": (
-        lambda w: services.entry_register(event=w.side, player=PlayerFactory()),
+        lambda w: entry_register(event=w.side, player=PlayerFactory()),
         lambda w: [(Event, w.side.pk)],
     ),
     "check in": (
-        lambda w: services.entry_check_in(entry=w.registered),
+        lambda w: entry_check_in(entry=w.registered),
         lambda w: [(Entry, w.registered.pk)],
     ),
     "check in undo": (
@@ -118,11 +120,11 @@ CASES: dict[str, tuple[Callable[[Weekend], Any], Callable[[Weekend], list[tuple[
         ),
     ),
     "tournament details": (
-        lambda w: services.tournament_update(tournament=w.tournament, name="Renamed Open"),
+        lambda w: tournament_update(tournament=w.tournament, name="Renamed Open"),
         lambda w: [(Tournament, w.tournament.pk)],
     ),
     "event created": (
-        lambda w: services.event_create(
+        lambda w: event_create(
             tournament=w.tournament,
             name="Side Consolation",
             match_lengths=[3],
@@ -192,13 +194,13 @@ def test_undoing_a_withdrawal_while_another_director_withdraws_does_not_deadlock
     so one waits for the other; before, the undo locked the entry first and then waited for
     the event (its Swiss repair): PostgreSQL found a deadlock and aborted one of them."""
     tournament = TournamentFactory()
-    swiss = services.event_create(
+    swiss = event_create(
         tournament=tournament, name="Swiss", format="swiss", match_lengths=[3], rounds=3
     )
-    entries = [services.entry_register(event=swiss, player=PlayerFactory()) for _ in range(6)]
-    services.draw_make(event=swiss, method="manual", order=[e.player_id for e in entries])
+    entries = [entry_register(event=swiss, player=PlayerFactory()) for _ in range(6)]
+    draw_make(event=swiss, method="manual", order=[e.player_id for e in entries])
     leaver = entries[0]
-    services.entry_withdraw(entry=leaver)
+    entry_withdraw(entry=leaver)
     round_1 = Round.objects.get(event=swiss, number=1)
     before = deadlocks_settled()
 
@@ -208,10 +210,10 @@ def test_undoing_a_withdrawal_while_another_director_withdraws_does_not_deadlock
     def director_a() -> None:
         try:
             with transaction.atomic():
-                services.round_length_set(round_=round_1, length=5)  # holds the event's lock
+                round_length_set(round_=round_1, length=5)  # holds the event's lock
                 held.set()
                 release.wait(30)
-                services.entry_withdraw(entry=leaver)  # the event's lock, then the entry's
+                entry_withdraw(entry=leaver)  # the event's lock, then the entry's
         except BaseException as exc:  # asserted on below
             failed.append(exc)
         finally:
@@ -256,22 +258,22 @@ def _mix(seed: int) -> tuple[list[Callable[[], Any]], list[int], Tally]:
     tables, check players in, withdraw and take back withdrawals in a Swiss side event,
     edit the tournament and players change their notification choice."""
     tournament = TournamentFactory(name=f"Mix Open {seed}", slug=f"mix-{seed}")
-    main = services.event_create(tournament=tournament, name="Main", match_lengths=[1])
+    main = event_create(tournament=tournament, name="Main", match_lengths=[1])
     players = [PlayerFactory() for _ in range(8)]
     for player in players:
-        services.entry_register(event=main, player=player)
-    services.draw_make(event=main, method="manual", order=[p.pk for p in players])
+        entry_register(event=main, player=player)
+    draw_make(event=main, method="manual", order=[p.pk for p in players])
     round_1 = main.rounds.get(number=1)
-    services.round_start(round_=round_1)
-    swiss = services.event_create(
+    round_start(round_=round_1)
+    swiss = event_create(
         tournament=tournament, name="Swiss", format="swiss", match_lengths=[3], rounds=3
     )
-    swiss_entries = [services.entry_register(event=swiss, player=p) for p in players[:6]]
-    services.draw_make(event=swiss, method="manual", order=[e.player_id for e in swiss_entries])
+    swiss_entries = [entry_register(event=swiss, player=p) for p in players[:6]]
+    draw_make(event=swiss, method="manual", order=[e.player_id for e in swiss_entries])
     for entry in swiss_entries[:2]:
-        services.entry_withdraw(entry=entry)
-    late = services.event_create(tournament=tournament, name="Late", match_lengths=[3])
-    late_entries = [services.entry_register(event=late, player=p) for p in players]
+        entry_withdraw(entry=entry)
+    late = event_create(tournament=tournament, name="Late", match_lengths=[3])
+    late_entries = [entry_register(event=late, player=p) for p in players]
     matches = list(
         Match.objects.filter(event=main, status=Match.Status.READY)
         .select_related("entry1", "entry2")
@@ -284,10 +286,10 @@ def _mix(seed: int) -> tuple[list[Callable[[], Any]], list[int], Tally]:
         (lambda m=m, t=t: match_table_set(match=m, table=t))
         for t, m in enumerate(matches, start=20)
     ]
-    calls += [(lambda e=e: services.entry_check_in(entry=e)) for e in late_entries]
+    calls += [(lambda e=e: entry_check_in(entry=e)) for e in late_entries]
     calls += [(lambda e=e: entry_withdraw_undo(entry=e)) for e in swiss_entries[:2]]
-    calls += [(lambda e=e: services.entry_withdraw(entry=e)) for e in swiss_entries[4:]]
-    calls += [lambda: services.tournament_update(tournament=tournament, name=f"Mix Open {seed}b")]
+    calls += [(lambda e=e: entry_withdraw(entry=e)) for e in swiss_entries[4:]]
+    calls += [lambda: tournament_update(tournament=tournament, name=f"Mix Open {seed}b")]
     calls += [
         (lambda link=link: link_notify_set(link=link, notify=False))
         for link in PlayerLink.objects.filter(tournament=tournament, player__in=players)

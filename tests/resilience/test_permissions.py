@@ -22,9 +22,10 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from matches.models import Match, Submission
 from tests.resilience.world import World, build_world, play_to_end
-from tournament import services
 from tournament.models import Entry, Event, Series, SidePool
+from tournament.services.events import event_create
 from tournament.services.side_pools import side_pool_create
+from tournament.services.withdrawals import entry_withdraw
 
 pytestmark = pytest.mark.django_db
 
@@ -39,6 +40,8 @@ RULES: dict[str, set[str]] = {
     "any_director": {"other_director", "director"},
     "director": {"director"},
     "match": {"player", "opponent", "director"},
+    # The player's own account, or a director (who gets the matches of what they direct).
+    "player_or_director": {"player", "other_director", "director"},
 }
 
 
@@ -71,6 +74,22 @@ class Scene:
             "own_entry": self.match.entry1_id,
             "pool_id": self.pool.pk,
         }
+        if name == "signup_token":  # a sign-up asked for the event (its page: public)
+            from tournament.models import SignupRequest
+
+            asked, _ = SignupRequest.objects.get_or_create(
+                event=w.event, email="asked@example.org", defaults={"name": "Asked"}
+            )
+            return asked.token
+        if name == "fp":  # a forbidden pair of the event (made again after a delete)
+            from tournament.models import ForbiddenPair
+
+            far = w.matches(1)[-1]
+            one, two = far.entry1.player_id, far.entry2.player_id  # type: ignore[union-attr]
+            pair, _ = ForbiddenPair.objects.get_or_create(
+                event=w.event, player_a_id=one, player_b_id=two
+            )
+            return pair.pk
         if name in values:
             return values[name]
         raise AttributeError(name)
@@ -92,6 +111,9 @@ def api(method: str, path: str, rule: str, body: dict[str, Any] | None = None) -
 MATRIX: list[Row] = [
     # ---- public pages ------------------------------------------------------------
     Row("GET", "/healthz", "public"),
+    Row("GET", "/sw.js", "public"),  # the service worker
+    Row("POST", "/i18n/setlang/", "public", {"language": "da"}),  # sets a cookie, nothing more
+    Row("GET", "/jsi18n/da/", "public"),  # the scripts' catalogue
     Row("GET", "/", "public"),
     Row("GET", "/t/{slug}/", "public"),
     Row("GET", "/t/{slug}/scoreboard/", "public"),
@@ -108,6 +130,7 @@ MATRIX: list[Row] = [
     Row("GET", "/t/{slug}/{eslug}/matches.zip", "public"),
     Row("GET", "/t/{slug}/{eslug}/final/", "public"),
     Row("GET", "/t/{slug}/{eslug}/signup/", "public"),
+    Row("GET", "/signup/confirm/{signup_token}/", "public"),
     Row("GET", "/matches/{m}/", "public"),
     Row("GET", "/matches/{m}/live/", "public"),
     Row("GET", "/players/{p}/", "public"),
@@ -118,6 +141,7 @@ MATRIX: list[Row] = [
     # ---- a player's own pages ----------------------------------------------------
     Row("GET", "/me/", "signed_in"),
     Row("GET", "/r/{key}/", "link"),
+    Row("GET", "/r/{key}/manifest.webmanifest", "link"),
     Row("GET", "/r/{key}/results/", "link"),
     Row("GET", "/r/{key}/emails/", "link"),
     Row("GET", "/r/{key}/entries/", "link"),
@@ -126,6 +150,8 @@ MATRIX: list[Row] = [
     Row("POST", "/r/{key}/matches/{m}/record/", "link", {}),
     Row("POST", "/r/{key}/matches/{m}/confirm/", "link", {}),
     Row("POST", "/r/{key}/matches/{m}/dispute/", "link", {}),
+    Row("POST", "/r/{key}/entries/{own_entry}/undo/", "link", {}),  # not withdrawn: 400
+    Row("POST", "/r/{key}/entries/signup/", "link", {}),  # no event: 400
     Row("POST", "/r/{key}/claim/", "signed_in", {}),  # "this is me": needs an account
     # ---- the director's console --------------------------------------------------
     Row("GET", "/director/", "signed_in"),  # lists only the tournaments one directs
@@ -180,6 +206,12 @@ MATRIX: list[Row] = [
     Row("POST", "/director/t/{slug}/matches/{m}/correct/", "director", {}),
     Row("POST", "/director/t/{slug}/matches/{m}/table/", "director", {}),
     Row("POST", "/director/t/{slug}/events/{eslug}/rounds/{r2}/tables/", "director", {}),
+    Row("POST", "/director/t/{slug}/events/{eslug}/end/", "director", {}),  # not a Swiss: 400
+    Row("POST", "/director/t/{slug}/events/{eslug}/forbidden-pairs/", "director", {}),
+    Row("POST", "/director/t/{slug}/events/{eslug}/forbidden-pairs/{fp}/delete/", "director", {}),
+    Row("POST", "/director/t/{slug}/matches/{m}/bmab/", "director", {}),
+    Row("GET", "/director/t/{slug}/players/{p}/merge/", "director"),
+    Row("POST", "/director/t/{slug}/players/{p}/merge/", "director", {}),  # no other: 400
     # ---- API: reading ------------------------------------------------------------
     api("GET", "/schema/", "public"),
     api("GET", "/docs/", "public"),
@@ -204,6 +236,7 @@ MATRIX: list[Row] = [
     api("GET", "/tournaments/{slug}/analysis/", "public"),
     api("GET", "/tournaments/{slug}/analysis.csv", "public"),
     api("POST", "/events/{event}/signup/", "public", {}),  # no name: 400
+    api("POST", "/signup/confirm/", "public", {}),  # no token: 400
     # ---- API: managing -----------------------------------------------------------
     api("POST", "/players/", "any_director", {}),
     api("POST", "/players/import/", "any_director", {}),
@@ -239,12 +272,23 @@ MATRIX: list[Row] = [
     api("POST", "/matches/{m}/correct/", "director", {}),
     api("PATCH", "/matches/{m}/", "director", {}),
     api("POST", "/rounds/{r2}/tables/", "director", {}),
+    api("POST", "/events/{event}/end/", "director", {}),
+    api("POST", "/events/{event}/entries/approve/", "director", {}),
+    api("GET", "/events/{event}/forbidden-pairs/", "director"),
+    api("POST", "/events/{event}/forbidden-pairs/", "director", {}),
+    api("DELETE", "/events/{event}/forbidden-pairs/{fp}/", "director"),
+    api("GET", "/events/{event}/bmab.zip", "director"),
+    api("GET", "/players/{p}/bmab.zip", "player_or_director"),
+    api("POST", "/matches/{m}/reopen/", "director", {}),
+    api("POST", "/matches/{m}/score/", "director", {}),
+    api("POST", "/tournaments/{slug}/players/{p}/merge/", "director", {}),
     # ---- API: reporting ----------------------------------------------------------
     api("POST", "/matches/{m}/games/", "match", {}),
     api("POST", "/matches/{m}/report/", "match", {}),
     api("POST", "/matches/{m}/record/", "match", {}),
     api("POST", "/matches/{m}/confirm/", "match", {}),
     api("POST", "/matches/{m}/dispute/", "match", {}),
+    api("POST", "/matches/{m}/bmab/", "match", {}),
     api("POST", "/matches/{m}/resolve/", "director", {}),
     api("GET", "/matches/{m}/submissions/", "director"),
 ]
@@ -256,6 +300,8 @@ NOT_IN_MATRIX = {
     "login": "tested by test_login_is_throttled and the CSRF test",
     "logout": "tested by the CSRF test",
     "api/auth/token/": "tested by test_login_is_throttled",
+    "api/devices/sync/": "a phone's private key only (X-Report-Key), no session: "
+    "tests/matches/test_idempotency.py (401 without it, 404 unknown, own matches only)",
 }
 
 
@@ -422,7 +468,7 @@ def test_a_report_link_for_another_match_opens_nothing(linked: Scene) -> None:
 
 def test_the_link_of_a_withdrawn_player_has_expired(linked: Scene) -> None:
     entry = Entry.objects.get(pk=linked.match.entry1_id)
-    services.entry_withdraw(entry=entry, reason="went home")
+    entry_withdraw(entry=entry, reason="went home")
     client = Client()
     assert client.get(f"/r/{entry.report_key}/").status_code in (403, 404)
     api = client.post(
@@ -475,7 +521,7 @@ def _private_scene() -> Scene:
     scene = make_scene()
     scene.world.tournament.is_public = False
     scene.world.tournament.save(update_fields=["is_public"])
-    services.event_create(tournament=scene.world.other_tournament, name="Main", match_lengths=[3])
+    event_create(tournament=scene.world.other_tournament, name="Main", match_lengths=[3])
     play_to_end(scene.world.matches(1)[1])  # results to show: tables, exports, histories
     clear_caches()
     return scene

@@ -27,8 +27,12 @@ from tests.resilience.racing import (
     token_headers,
 )
 from tests.resilience.world import World, build_world, play_to_end
-from tournament import services
 from tournament.models import Event, Round
+from tournament.services.draws import draw_make
+from tournament.services.entries import entry_register
+from tournament.services.events import event_create
+from tournament.services.results import match_winner_correct
+from tournament.services.rounds import event_next_round, round_start
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -121,9 +125,9 @@ def test_director_corrects_results_while_the_next_round_starts(
     # The same operations one after the other leave the same bracket.
     reference = build_world(size=8, lengths=(1,))
     ref_first = _play_round_one(reference, wait_for)
-    services.match_winner_correct(match=ref_first[0], winner=ref_first[0].entry2)
-    services.match_winner_correct(match=ref_first[1], winner=ref_first[1].entry2)
-    services.round_start(round_=reference.round(2))
+    match_winner_correct(match=ref_first[0], winner=ref_first[0].entry2)
+    match_winner_correct(match=ref_first[1], winner=ref_first[1].entry2)
+    round_start(round_=reference.round(2))
     if answers[3] == 201:
         play_late = reference.matches(2)[1]
         post_call(
@@ -143,13 +147,13 @@ def test_director_corrects_a_result_while_the_next_swiss_round_is_paired(
 ) -> None:
     director = UserFactory(username="swiss-director")
     tournament = TournamentFactory(director=director, slug="swiss-race")
-    event = services.event_create(
+    event = event_create(
         tournament=tournament, name="Swiss", format="swiss", rounds=3, match_lengths=[1]
     )
     for i in range(8):
-        services.entry_register(event=event, player=PlayerFactory(name=f"Swiss {i}"))
-    services.draw_make(event=event, method="random", seed=8)
-    services.event_next_round(event=event)
+        entry_register(event=event, player=PlayerFactory(name=f"Swiss {i}"))
+    draw_make(event=event, method="random", seed=8)
+    event_next_round(event=event)
     matches = list(Match.objects.filter(event=event, round__number=1).order_by("slot"))
     for match in matches:
         play_to_end(match, winner_side=1)

@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+#: What makes a task: Celery's decorator, or its typed wrappers (``tournament.tasks.typed``).
+DECORATORS = {"shared_task", "task", "bound_task"}
 
 
 def _defined_tasks() -> set[str]:
@@ -24,7 +26,8 @@ def _defined_tasks() -> set[str]:
             if not isinstance(node, ast.FunctionDef):
                 continue
             for d in node.decorator_list:
-                if "shared_task" in ast.unparse(d):  # an explicit name= wins over the path
+                called = d.func if isinstance(d, ast.Call) else d
+                if ast.unparse(called) in DECORATORS:  # an explicit name= wins over the path
                     named = [k.value for k in getattr(d, "keywords", []) if k.arg == "name"]
                     given = named[0].value if named and isinstance(named[0], ast.Constant) else None
                     names.add(given or f"{module}.{node.name}")
@@ -33,7 +36,7 @@ def _defined_tasks() -> set[str]:
 
 def test_every_task_is_registered_when_a_worker_starts() -> None:
     defined = _defined_tasks()
-    assert "tournament.notifications.notify_match_ready" in defined
+    assert "tournament.tasks.notify_match_ready" in defined
     script = (
         "import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'tournament.settings');"
         "from tournament.celery import app; django.setup(); app.loader.import_default_modules();"

@@ -15,14 +15,17 @@ from dataclasses import dataclass, field
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from core.http import RequestMeta
+from matches.access import Actor
 from matches.models import Match
-from matches.services.access import Actor
 from matches.services.confirmation import match_confirm
-from matches.services.ledger import RequestMeta
 from matches.services.reporting import GameInput, game_report
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
-from tournament import services
 from tournament.models import Entry, Event, Player, Round, Tournament, User
+from tournament.services.draws import draw_make
+from tournament.services.entries import entry_register
+from tournament.services.events import event_create
+from tournament.services.rounds import round_start
 
 META = RequestMeta(ip="127.0.0.1", user_agent="resilience tests")
 _names = itertools.count(1)
@@ -85,7 +88,7 @@ def build_world(
     other_director = UserFactory(username=f"other-director-{n}")
     tournament = TournamentFactory(director=director, name=f"Spring Open {n}", slug=f"spring-{n}")
     other = TournamentFactory(director=other_director, name=f"Autumn Cup {n}", slug=f"autumn-{n}")
-    event = services.event_create(tournament=tournament, name="Main", match_lengths=list(lengths))
+    event = event_create(tournament=tournament, name="Main", match_lengths=list(lengths))
     accounts = [UserFactory(username=f"w{n}-player-{i}") for i in range(size)]
     players = [
         PlayerFactory(
@@ -94,10 +97,10 @@ def build_world(
         for i, account in enumerate(accounts)
     ]
     for player in players:
-        services.entry_register(event=event, player=player)
-    services.draw_make(event=event, method="manual", order=[p.pk for p in players])
+        entry_register(event=event, player=player)
+    draw_make(event=event, method="manual", order=[p.pk for p in players])
     if start:
-        services.round_start(round_=event.rounds.get(bracket=Round.Bracket.MAIN, number=1))
+        round_start(round_=event.rounds.get(bracket=Round.Bracket.MAIN, number=1))
     event.refresh_from_db()
     return World(
         tournament=tournament,

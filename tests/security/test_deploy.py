@@ -20,7 +20,7 @@ from tournament.web.access_log import MaskedKeyLogger, mask_private_links
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
-INTERPOLATION = re.compile(r"\$\{(\w+)(?::\?[^}]*)?\}")
+INTERPOLATION = re.compile(r"\$\{(\w+)(?::[?-][^}]*)?\}")
 
 
 def _dotenv(text: str) -> dict[str, str]:
@@ -103,14 +103,14 @@ def test_nginx_serves_tls_redirects_http_and_leaves_hsts_to_django() -> None:
     assert conf.count("access_log /var/log/nginx/access.log bgd_masked;") == 2
 
 
-def _nginx() -> str:
+def nginx_or_skip() -> str:
     nginx = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/sbin")
     if nginx is None:
         pytest.skip("nginx is not installed (make deploy-deps installs it)")
     return nginx
 
 
-def _nginx_site(nginx: str, tmp: Path, *, upstream: str, http: int, https: int) -> Path:
+def nginx_site(nginx: str, tmp: Path, *, upstream: str, http: int, https: int) -> Path:
     """deploy/nginx.conf under a main config of its own in ``tmp``: a self-signed
     certificate, logs in ``tmp``, the given ports and upstream. Returns the main config."""
     subprocess.run(
@@ -122,7 +122,10 @@ def _nginx_site(nginx: str, tmp: Path, *, upstream: str, http: int, https: int) 
         check=True,
         capture_output=True,
     )
-    site = (DEPLOY / "nginx.conf").read_text()
+    from bench.server import edge_cache_conf, edge_site_text
+
+    edge = edge_cache_conf(tmp)
+    site = edge_site_text((DEPLOY / "nginx.conf").read_text(), tmp)
     site = site.replace("server web:8000", f"server {upstream}")
     site = site.replace("/etc/nginx/certs", str(tmp)).replace("/var/log/nginx", str(tmp))
     site = site.replace("listen 80;", f"listen 127.0.0.1:{http};")
@@ -131,7 +134,7 @@ def _nginx_site(nginx: str, tmp: Path, *, upstream: str, http: int, https: int) 
     version = subprocess.run([nginx, "-v"], capture_output=True, text=True).stderr
     if tuple(map(int, re.findall(r"\d+", version)[:2])) < (1, 25):
         site = site.replace("http2 on;", "")  # the image runs 1.27; Debian 12 has 1.22
-    (tmp / "site.conf").write_text(site)
+    (tmp / "site.conf").write_text(edge + site)
     user = "user root;\n" if os.geteuid() == 0 else ""
     main = tmp / "nginx.conf"
     main.write_text(
@@ -145,8 +148,8 @@ def _nginx_site(nginx: str, tmp: Path, *, upstream: str, http: int, https: int) 
 
 
 def test_nginx_config_is_valid(tmp_path: Path) -> None:
-    nginx = _nginx()
-    main = _nginx_site(nginx, tmp_path, upstream="127.0.0.1:8000", http=8080, https=8443)
+    nginx = nginx_or_skip()
+    main = nginx_site(nginx, tmp_path, upstream="127.0.0.1:8000", http=8080, https=8443)
     done = subprocess.run([nginx, "-t", "-p", str(tmp_path), "-c", str(main)], capture_output=True)
     assert done.returncode == 0, done.stderr.decode()
 
@@ -179,10 +182,10 @@ def test_nginx_in_front_of_the_app_masks_links_and_sends_hsts_once(
 
     from bench.server import free_port, terminate, wait_port
 
-    nginx = _nginx()
+    nginx = nginx_or_skip()
     upstream = live_server.url.removeprefix("http://")
     http_port, https_port = free_port(), free_port()
-    main = _nginx_site(nginx, tmp_path, upstream=upstream, http=http_port, https=https_port)
+    main = nginx_site(nginx, tmp_path, upstream=upstream, http=http_port, https=https_port)
     for temp in ("body", "proxy", "fcgi", "uwsgi", "scgi"):
         (tmp_path / temp).mkdir()
     proc = subprocess.Popen(
@@ -377,3 +380,25 @@ _PRINT_COOKIE_FLAGS = (
     "from django.conf import settings; "
     "print(settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE)"
 )
+
+
+def test_the_production_configuration_keeps_the_admin_off_its_default_path() -> None:
+    """Compose and the example .env choose ``off`` (or a path of the operator's own);
+    with the default ``admin/`` ``check --deploy`` warns (tournament.W001)."""
+    env = _container_env(_operator_env())
+    assert env["ADMIN_PATH"].strip().strip("/") not in ("", "admin")
+    assert "${ADMIN_PATH:-off}" in (DEPLOY / "compose.yaml").read_text()
+    default = _manage(
+        {**env, "ADMIN_PATH": "admin/"}, "check", "--deploy", "--fail-level", "WARNING"
+    )
+    assert default.returncode != 0
+    assert "tournament.W001" in default.stdout + default.stderr
+    unset = {k: v for k, v in env.items() if k != "ADMIN_PATH"}
+    assert (
+        "tournament.W001"
+        in _manage(unset, "check", "--deploy").stderr + _manage(unset, "check", "--deploy").stdout
+    )
+    own = _manage(
+        {**env, "ADMIN_PATH": "ops-4f2c/"}, "check", "--deploy", "--fail-level", "WARNING"
+    )
+    assert own.returncode == 0, own.stdout + own.stderr

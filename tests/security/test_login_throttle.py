@@ -10,7 +10,7 @@ import pytest
 import time_machine
 from django.test import Client, override_settings
 
-from matches.client_address import client_address
+from core.http import client_address
 from tests.factories import DEFAULT_PASSWORD, UserFactory
 from tournament.web import login_throttle
 
@@ -298,7 +298,8 @@ def test_a_guesser_on_the_directors_own_address_cannot_lock_out_their_browser(
         for _ in range(login_throttle.ADDRESS_MAX_FAILURES):
             _attempt(door, guesser, _name(), "wrong")
         assert _attempt(door, guesser, _name(), "wrong") == 429
-        assert _attempt(door, Client(REMOTE_ADDR=venue), user.username, DEFAULT_PASSWORD) == 429
+        # a new browser of the director is slowed, not refused (issue 26)
+        assert _attempt(door, Client(REMOTE_ADDR=venue), user.username, DEFAULT_PASSWORD) == 302
         assert _attempt(door, director, user.username, DEFAULT_PASSWORD) == 302
 
 
@@ -320,3 +321,44 @@ def test_a_known_address_does_not_skip_the_backoff_for_everyone_behind_it(door: 
         assert _attempt(door, Client(REMOTE_ADDR=_address()), user.username, "x") == 429
         clock.shift(login_throttle.USER_FIRST_DELAY + 1)
         assert _attempt(door, Client(REMOTE_ADDR=venue), user.username, DEFAULT_PASSWORD) == success
+
+
+@pytest.mark.parametrize("door", DOORS, ids=str)
+def test_made_up_names_from_the_venues_address_do_not_keep_a_director_out(door: str) -> None:
+    """The attack: wrong passwords for made-up names from the shared address, then the
+    director's right password from a browser that never logged in: it logs in (slowed,
+    not refused). A wrong password for the director, or another made-up name, is
+    answered alike (429): the answer tells no name from another."""
+    venue = _address()
+    director = UserFactory(username=_name(), is_staff=True)  # the admin lets staff in
+    _, ok = _outcomes(door)
+    for _ in range(login_throttle.ADDRESS_MAX_FAILURES):
+        Client(REMOTE_ADDR=venue).post(
+            door if not door.startswith("/api/") else "/accounts/login/",
+            {"username": _name(), "password": "wrong"},
+        )
+    assert _attempt("/accounts/login/", Client(REMOTE_ADDR=venue), _name(), "wrong") == 429
+    wrong = _attempt(door, Client(REMOTE_ADDR=venue), director.username, "wrong")
+    made_up = _attempt(door, Client(REMOTE_ADDR=venue), _name(), "wrong")
+    assert wrong == made_up == 429
+    assert _attempt(door, Client(REMOTE_ADDR=venue), director.username, DEFAULT_PASSWORD) == ok
+
+
+def test_failures_for_real_accounts_do_not_slow_the_address() -> None:
+    """Only made-up names count against the address: a director mistyping their own
+    password at the venue is handled by their account's backoff alone."""
+    venue = _address()
+    directors = [
+        UserFactory(username=_name()) for _ in range(login_throttle.ADDRESS_MAX_FAILURES + 2)
+    ]
+    for d in directors:
+        Client(REMOTE_ADDR=venue).post(
+            "/accounts/login/", {"username": d.username, "password": "no"}
+        )
+    other = UserFactory(username=_name())
+    made_up = _attempt("/accounts/login/", Client(REMOTE_ADDR=venue), _name(), "wrong")
+    assert made_up == 200  # the form again, not slowed
+    answer = _attempt(
+        "/accounts/login/", Client(REMOTE_ADDR=venue), other.username, DEFAULT_PASSWORD
+    )
+    assert answer == 302

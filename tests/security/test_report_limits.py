@@ -8,8 +8,9 @@ import time_machine
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, override_settings
 
+from core.ratelimit import window_wait
 from matches.models import Match, Submission
-from matches.services.report_budget import STORED_PAYLOAD_MAX, STORED_TEXT_MAX
+from matches.services.report_budget import BUDGET_PREFIX, STORED_PAYLOAD_MAX, STORED_TEXT_MAX
 from tests.factories import MatchFactory
 
 pytestmark = pytest.mark.django_db
@@ -65,6 +66,20 @@ def test_past_the_hourly_budget_a_rejection_keeps_no_content(match: Match) -> No
     assert "n" not in third.payload  # still kept: who, when and why, but not the content
     assert third.payload["not_stored"].startswith("too many rejected reports")
     assert third.error_code == "invalid"
+
+
+@override_settings(REPORT_REJECTED_KEPT_PER_HOUR=2)
+def test_the_hourly_budget_is_counted_by_the_one_rate_counter(match: Match) -> None:
+    """The budget is ``core.ratelimit``'s window per link: what it counted is spent.
+    (An hour of its own: the cache outlives a test, and entry ids are reused.)"""
+    with time_machine.travel("2030-01-02 09:00:10", tick=False):
+        for _ in range(2):
+            window_wait(BUDGET_PREFIX, f"entry:{match.entry1.pk}", (2, 3600))
+        body = {"winner": "nobody", "n": 0}
+        _keyed(match).post(f"/api/matches/{match.pk}/games/", body, content_type="application/json")
+    (stored,) = _rejected(match)
+    assert "n" not in stored.payload
+    assert stored.payload["not_stored"].startswith("too many rejected reports")
 
 
 @override_settings(REPORT_LINK_RATE="3/min")

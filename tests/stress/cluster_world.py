@@ -23,16 +23,19 @@ def build(size: int = 16, length: int = 5) -> dict[str, Any]:
     from django.contrib.auth.hashers import make_password
     from rest_framework.authtoken.models import Token
 
-    from tournament import services
     from tournament.models import Event, Player, Round, Tournament, User
+    from tournament.services.draws import draw_make
+    from tournament.services.entries import entry_register
+    from tournament.services.events import event_create
+    from tournament.services.rounds import round_start
     from tournament.services.tables import round_tables_assign
 
     unusable = make_password(None)
     director = User.objects.create(username="cluster-director", password=unusable)
     tournament = Tournament.objects.create(name="Cluster Open", slug="cluster-open")
     tournament.directors.add(director)
-    main = services.event_create(tournament=tournament, name="Main", match_lengths=[length])
-    consolation = services.event_create(
+    main = event_create(tournament=tournament, name="Main", match_lengths=[length])
+    consolation = event_create(
         tournament=tournament,
         name="Consolation",
         match_lengths=[length],
@@ -51,11 +54,11 @@ def build(size: int = 16, length: int = 5) -> dict[str, Any]:
         )
         tokens[player.pk] = Token.objects.create(user=user).key
         players.append(player)
-        services.entry_register(event=main, player=player)
-    services.draw_make(event=main, method="manual", order=[p.pk for p in players])
+        entry_register(event=main, player=player)
+    draw_make(event=main, method="manual", order=[p.pk for p in players])
     first = main.rounds.get(bracket=Round.Bracket.MAIN, number=1)
     if first.status == Round.Status.PENDING:
-        services.round_start(round_=first)
+        round_start(round_=first)
     round_tables_assign(round_=first)
     return {
         "events": [main.pk, consolation.pk],

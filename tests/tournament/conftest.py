@@ -10,13 +10,10 @@ from matches.models import Match
 from matches.rules.match import MatchRules, MatchState
 from tests.factories import PlayerFactory, TournamentFactory
 from tournament.models import Entry, Event, Round, Tournament
-from tournament.services import (
-    GameResult,
-    entry_register,
-    match_advance,
-    match_result_enter,
-    round_start,
-)
+from tournament.services.advance import match_advance
+from tournament.services.entries import entry_register
+from tournament.services.results import GameResult, match_result_enter
+from tournament.services.rounds import round_start
 
 
 def winning_games(

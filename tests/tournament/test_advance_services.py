@@ -6,12 +6,10 @@ import pytest
 
 from matches.models import Match
 from tournament.models import Entry, Event, Round
-from tournament.services import (
-    draw_make,
-    entry_register,
-    event_create,
-    match_advance,
-)
+from tournament.services.advance import match_advance
+from tournament.services.draws import draw_make
+from tournament.services.entries import entry_register
+from tournament.services.events import event_create
 
 from .conftest import play, run_to_champion, start_due_rounds
 
@@ -107,7 +105,7 @@ def test_advancing_twice_changes_nothing(tournament, enter):
 def test_the_winner_of_a_round_1_match_meets_the_bye_holder_when_round_2_started(tournament, enter):
     main, _ = _weekend(tournament, enter)
     round1, round2 = main.rounds.order_by("number")[:2]
-    from tournament.services import round_start
+    from tournament.services.rounds import round_start
 
     round_start(round_=round1)
     round_start(round_=round2)

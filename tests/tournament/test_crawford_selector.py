@@ -7,13 +7,10 @@ import pytest
 from matches.api.shapes import MatchDetailSerializer, MatchSerializer
 from matches.models import Game, Match
 from matches.selectors import match_crawford_game_number, match_detail, match_list
-from tournament.services import (
-    GameResult,
-    draw_make,
-    event_create,
-    match_result_enter,
-    round_start,
-)
+from tournament.services.draws import draw_make
+from tournament.services.events import event_create
+from tournament.services.results import GameResult, match_result_enter
+from tournament.services.rounds import round_start
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,9 @@ from matches.models import Match
 from tests.factories import PlayerFactory
 from tournament.formats.draw import rerun, verify
 from tournament.models import Entry, Event, Round
-from tournament.services import draw_make, entry_register, event_create
+from tournament.services.draws import draw_make
+from tournament.services.entries import entry_register
+from tournament.services.events import event_create
 
 pytestmark = pytest.mark.django_db
 

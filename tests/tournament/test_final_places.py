@@ -9,7 +9,8 @@ import pytest
 from matches.models import Match
 from tournament.models import Event
 from tournament.selectors.final_places import event_final
-from tournament.services import draw_make, event_create
+from tournament.services.draws import draw_make
+from tournament.services.events import event_create
 from tournament.services.payments import entries_mark_paid
 
 from .conftest import run_to_champion
@@ -133,3 +134,80 @@ def test_a_side_pool_is_shared_by_its_players_places_among_themselves(tournament
     assert side.remainder == 0
     page = client.get(f"/t/{tournament.slug}/main/final/").content.decode()
     assert "Side pool: Calcutta" in page
+
+
+def test_the_final_sheet_sums_up_the_payments_and_says_what_a_fed_consolation_pays(
+    tournament, enter, client
+):
+    from tournament.pages.caching import clear_caches
+    from tournament.services.side_pools import side_pool_create, side_pool_set_entries
+    from tournament.services.withdrawals import entry_withdraw
+
+    clear_caches()  # an earlier test's tournament had the same slug and event slugs
+    main = event_create(
+        tournament=tournament,
+        name="Main",
+        match_lengths=[1],
+        entry_fee=Decimal("20"),
+        payout_split=[50, 30, 10, 10],
+        slug="main",
+    )
+    consolation = event_create(
+        tournament=tournament,
+        name="Consolation",
+        match_lengths=[1],
+        feeds_from=main,
+        feed_rounds=[1],
+        slug="consolation",
+    )
+    entries = enter(main, 13)
+    entries_mark_paid(event=main, entry_ids=[e.pk for e in entries[:6]], method="cash")
+    entries_mark_paid(event=main, entry_ids=[e.pk for e in entries[6:8]], method="transfer")
+    entries_mark_paid(event=main, entry_ids=[entries[8].pk], method="waived")
+    gone = entries[12]  # paid online, then withdrew before the draw: refunded
+    entries_mark_paid(event=main, entry_ids=[gone.pk], method="online")
+    entry_withdraw(entry=gone)
+    Event.objects.filter(pk=main.pk).update(added_money=Decimal("55"), prize_unit=5)
+    pool = side_pool_create(event=main, name="Calcutta", stake=Decimal("7"), payout_split=[100])
+    side_pool_set_entries(pool=pool, entry_ids=[e.pk for e in entries[:3]])
+    main.refresh_from_db()
+    draw_make(event=main, method="random", seed=3)
+    run_to_champion([main, consolation], choose=lambda m: 1 if m.slot % 2 else 2)
+    main.refresh_from_db()
+
+    sheet = event_final(main)
+    pay = sheet.payments
+    assert [(c.method, c.count, c.amount) for c in pay.by_method] == [
+        ("cash", 6, Decimal("120")),
+        ("transfer", 2, Decimal("40")),
+        ("online", 1, Decimal("20")),
+    ]
+    assert pay.waived == 1
+    assert pay.side_stakes == Decimal("21")
+    assert pay.collected == Decimal("201")
+    assert (pay.refunded, [e.pk for e in pay.refunded_to]) == (Decimal("20"), [gone.pk])
+    assert pay.added == Decimal("55")
+    # 8 paid x 20 + 55 = 215: 50% 107.5 -> 105, 30% 64.5 -> 60, 10% 21.5 -> 20 (x2 shared)
+    assert sheet.pool == Decimal("215")
+    side = sheet.side_pools[0]
+    assert pay.paid_out == sheet.paid_out + side.paid_out
+    assert pay.kept == sheet.remainder + side.remainder
+    assert pay.collected - pay.refunded + pay.added - pay.paid_out == pay.kept
+
+    page = client.get(f"/t/{tournament.slug}/main/final/").content.decode()
+    assert '<h2 id="payments-h">Payments</h2>' in page
+    assert "Collected: cash" in page
+    assert ">120<" in page
+    assert "Refunded to withdrawals" in page
+    assert gone.player.name in page
+    assert f"<strong>{int(pay.kept)}</strong>" in page
+    # The side pool's line says how its amounts are rounded, as the main pool's does.
+    side_line = page.split("Side pool: Calcutta", 1)[1].split("</p>", 1)[0]
+    assert "rounded down to 5" in side_line
+
+    fed = client.get(f"/t/{tournament.slug}/consolation/final/").content.decode()
+    assert "Prize pool 0" not in fed
+    assert "paid entr" not in fed
+    assert "No prize pool of its own" in fed
+    assert "Its players came from Main" in fed
+    assert "paid from Main&#x27;s pool" in fed or "paid from Main's pool" in fed

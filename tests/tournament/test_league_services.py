@@ -11,15 +11,11 @@ from matches.models import Match
 from tests.factories import PlayerFactory
 from tournament.models import Entry, Event, Round
 from tournament.selectors import standings
-from tournament.services import (
-    draw_make,
-    entry_register,
-    event_create,
-    event_next_round,
-    event_update,
-    round_length_set,
-    round_start,
-)
+from tournament.services.draws import draw_make
+from tournament.services.entries import entry_register
+from tournament.services.event_settings import event_update
+from tournament.services.events import event_create
+from tournament.services.rounds import event_next_round, round_length_set, round_start
 
 from .conftest import play, playable, run_to_champion
 

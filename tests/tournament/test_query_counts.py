@@ -13,10 +13,12 @@ from rest_framework.test import APIClient
 
 from matches.models import Match
 from tests.factories import TournamentFactory
-from tournament.api.serializers import BracketSerializer, StandingsSerializer
+from tournament.api.serializers.brackets import BracketSerializer, StandingsSerializer
 from tournament.models import Entry, Event, Player, Round
 from tournament.selectors import bracket_tree, standings
-from tournament.services import draw_make, event_create, round_start
+from tournament.services.draws import draw_make
+from tournament.services.events import event_create
+from tournament.services.rounds import round_start
 
 pytestmark = pytest.mark.django_db
 

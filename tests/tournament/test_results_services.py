@@ -7,17 +7,16 @@ import pytest
 from matches.errors import Invalid
 from matches.models import Game, Match, Submission
 from tournament.models import Entry, Event
-from tournament.services import (
-    draw_make,
-    entry_withdraw,
-    event_create,
-    match_advance,
-    match_forfeit,
+from tournament.services.advance import match_advance
+from tournament.services.draws import draw_make
+from tournament.services.events import event_create
+from tournament.services.results import (
+    match_award,
     match_penalty_add,
-    match_walkover,
     match_winner_correct,
-    round_start,
 )
+from tournament.services.rounds import round_start
+from tournament.services.withdrawals import entry_withdraw
 
 from .conftest import play, start_due_rounds
 
@@ -55,7 +54,7 @@ def _entry(match, side):
 def test_forfeit_completes_the_match_and_the_winner_moves_on(eight):
     main, consolation = eight
     match = _m(main, 1, 0)
-    match_forfeit(match=match, winner=_entry(match, 2), reason="no show")
+    match_award(decision="forfeit", match=match, winner=_entry(match, 2), reason="no show")
     match.refresh_from_db()
     assert (match.status, match.decision, match.winner_id) == (
         "complete",
@@ -68,7 +67,7 @@ def test_forfeit_completes_the_match_and_the_winner_moves_on(eight):
     fed = _m(consolation, 1, 0)
     assert Entry.objects.get(pk=fed.entry1_id).player_id == _entry(match, 1).player_id
     with pytest.raises(Invalid) as err:
-        match_walkover(match=match, winner=_entry(match, 1))
+        match_award(decision="walkover", match=match, winner=_entry(match, 1))
     assert err.value.code == "match-decided"
 
 
@@ -198,5 +197,7 @@ def test_a_match_without_both_players_cannot_be_forfeited(tournament, enter):
     start_due_rounds(main)
     final = _m(main, 2, 0)
     with pytest.raises(Invalid) as err:
-        match_forfeit(match=final, winner=Entry.objects.filter(event=main).first())
+        match_award(
+            decision="forfeit", match=final, winner=Entry.objects.filter(event=main).first()
+        )
     assert err.value.code in {"match-not-ready", "not-in-match"}
