@@ -10,7 +10,7 @@ PYTEST := $(BIN)/pytest
 # xdist workers of the parallel stages (auto: one per core).
 TEST_WORKERS ?= auto
 
-.PHONY: venv run serve worker beat test test-quick test-embedded test-parallel test-serial lint bench stress cluster browser-deps deploy-deps analysis-deps clean
+.PHONY: venv run serve worker beat bench-deps test test-quick test-embedded test-parallel test-serial lint bench stress cluster browser-deps deploy-deps analysis-deps i18n-deps messages translations clean
 
 $(BIN)/.installed: requirements.txt requirements/base.txt
 	@test -n "$(PYTHON)" || { echo "No Python 3.12+ found: install python3.12 or set PYTHON=..."; exit 1; }
@@ -20,11 +20,37 @@ $(BIN)/.installed: requirements.txt requirements/base.txt
 
 venv: $(BIN)/.installed
 
-# Headless Chromium for the browser tests (Debian packages; root installs them, others skip those tests).
+# gettext (Debian's) for the translations: msgfmt compiles and checks the catalogues,
+# xgettext extracts the strings (`make translations`).
+i18n-deps:
+	@command -v msgfmt >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null) \
+	  || echo "!!! gettext is not installed: the catalogues cannot be compiled or checked"; }
+
+# The compiled catalogues (locale/*/LC_MESSAGES/django.mo) are committed, so a checkout
+# serves every language as it is; `make test` and `make run` compile them afresh from the
+# .po files (a test checks the two agree).
+messages: venv i18n-deps
+	$(BIN)/python manage.py compilemessages --ignore='.venv/*' -v 0
+
+# Extract the strings afresh into locale/*/LC_MESSAGES/django.po (then translate the new
+# ones: docs/glossary.md) and print how much of each catalogue is translated.
+translations: venv i18n-deps
+	DEBUG=1 $(BIN)/python manage.py makemessages --no-obsolete --no-location $(foreach l,da de ja tr,-l $(l)) \
+	  --ignore='.venv/*' --ignore='tests/*' --ignore='bench/*' --ignore='staticfiles/*' --ignore='deploy/*'
+	DEBUG=1 $(BIN)/python manage.py makemessages -d djangojs --no-obsolete --no-location $(foreach l,da de ja tr,-l $(l)) \
+	  --ignore='.venv/*' --ignore='tests/*' --ignore='bench/*' --ignore='staticfiles/*' --ignore='static/js/htmx.min.js'
+	$(BIN)/python tools/i18n_report.py
+
+# Headless Chromium for the browser tests (Debian packages; root installs them, others skip those tests),
+# and the fonts that show Danish, Turkish and Japanese on the pages, slips, prints and room board.
 browser-deps:
 	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null) \
 	  || echo "!!! chromium is not installed: the browser tests will be skipped"; }
+	@{ test -d /usr/share/fonts/opentype/noto && test -d /usr/share/fonts/truetype/dejavu; } || { [ "$$(id -u)" = 0 ] && \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk fonts-dejavu-core >/dev/null) \
+	  || echo "!!! fonts-noto-cjk is not installed: Japanese shows as boxes in the browser tests' screenshots"; }
 
 # nginx for tests/security/test_deploy.py: `nginx -t` on deploy/nginx.conf and a run in
 # front of the app, on free ports of its own. nginx-light on Debian 12, else nginx.
@@ -46,7 +72,7 @@ analysis-deps:
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnubg >/dev/null) \
 	  || echo "!!! gnubg is not installed: the tests marked gnubg (tests/analysis/) will be SKIPPED"; }
 
-run: venv
+run: venv messages
 	DEBUG=1 $(BIN)/python manage.py migrate --no-input
 	DEBUG=1 $(BIN)/python manage.py seed_demo
 	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
@@ -58,13 +84,17 @@ worker: venv
 beat: venv
 	$(BIN)/celery -A tournament beat --loglevel=INFO
 
-lint: venv
+lint: venv i18n-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict matches/rules tournament/formats tournament/formulas matches/analysis/engine.py matches/analysis/figures.py
-	$(BIN)/mypy matches tournament
+	$(BIN)/mypy core matches tournament
+	$(BIN)/python tools/lint_strict_budget.py
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/python tools/lint_private_imports.py
+	$(BIN)/python tools/lint_conflict_markers.py
+	$(BIN)/python tools/lint_type_ignores.py
+	$(BIN)/python tools/lint_i18n.py
 
 # Each test once, in stages, each timed (summary at the end; tests/stages.sh):
 #   lint
@@ -75,7 +105,7 @@ lint: venv
 #                  cache key prefix, Celery queue and live worker (tests/conftest.py)
 #   test-serial    tests marked `serial` (they restart services or race on timing), alone
 # Set-up targets (browser-deps, deploy-deps...) are prerequisites: add new ones there.
-test: venv browser-deps deploy-deps analysis-deps
+test: venv browser-deps deploy-deps analysis-deps messages
 	@MAKE="$(MAKE)" tests/stages.sh lint test-embedded test-parallel test-serial
 
 # The whole suite on the SQLite default, no services needed (services tests skipped).
@@ -88,7 +118,7 @@ test-embedded: venv
 
 test-parallel: venv
 	@echo "=== PostgreSQL + Redis + a live Celery worker, $(TEST_WORKERS) xdist workers ==="
-	@$(call on_services,$(PYTEST) -q -n $(TEST_WORKERS) --dist loadgroup -m "not stress and not embedded and not serial")
+	@$(call on_services,$(PYTEST) -q -n $(TEST_WORKERS) --dist loadgroup --durations=25 -m "not stress and not embedded and not serial")
 
 # (pytest's exit status 5: no test is marked serial, which is fine.)
 test-serial: venv
@@ -110,7 +140,14 @@ else \
 fi
 endef
 
-bench: venv
+# wrk (Debian) drives the spectators' polls in bench/bench_edge.py; nginx and PgBouncer come
+# from deploy-deps.
+bench-deps: deploy-deps
+	@command -v wrk >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null) \
+	  || echo "!!! wrk is not installed: bench/bench_edge.py will be skipped"; }
+
+bench: venv bench-deps
 	$(BIN)/python bench/run_all.py
 
 # The cluster test (tests/stress/test_cluster.py) restarts the machine's PostgreSQL once,

@@ -54,7 +54,8 @@ def main() -> int:
         from tournament.formats.draw import DrawEntrant, make_draw
         from tournament.formats.single_elimination import SingleEliminationBracket
         from tournament.models import Entry, Player, Tournament
-        from tournament.services import draw_make, event_create
+        from tournament.services.draws import draw_make
+        from tournament.services.events import event_create
 
         tournament = Tournament.objects.create(name="Bench Open", slug="bench-open")
         main_event = event_create(tournament=tournament, name="Main", match_lengths=[11, 13, 17])

@@ -50,26 +50,30 @@ SEED = """
 import json, django
 django.setup()
 from matches.models import Match
-from matches.services.access import Actor
-from matches.services.ledger import RequestMeta
+from matches.access import Actor
+from core.http import RequestMeta
 from matches.services.reporting import GameInput, game_report
-from tournament import services
+from tournament.services.draws import draw_make
+from tournament.services.events import event_create
+from tournament.services.results import match_result_enter
+from tournament.services.rounds import round_start
+from tournament.services.tournaments import tournament_create
 from tournament.models import Entry, Player, Round
 from tournament.services.results import GameResult
 
-t = services.tournament_create(name="Bench Open", slug="bench-open", venue="Bench Hall")
-main = services.event_create(tournament=t, name="Main", slug="main", match_lengths=[11, 11, 13, 17])
-services.event_create(tournament=t, name="Consolation", slug="consolation", match_lengths=[9],
+t = tournament_create(name="Bench Open", slug="bench-open", venue="Bench Hall")
+main = event_create(tournament=t, name="Main", slug="main", match_lengths=[11, 11, 13, 17])
+event_create(tournament=t, name="Consolation", slug="consolation", match_lengths=[9],
                       feeds_from=main, feed_rounds=[1, 2])
 players = Player.objects.bulk_create(
     Player(name=f"Player {k:04d}", rating=1300 + (k * 37) % 500) for k in range(PLAYERS)
 )
 Entry.objects.bulk_create(Entry(event=main, player=p) for p in players)
-services.draw_make(event=main, method="random", seed=1)
-services.round_start(round_=main.rounds.get(bracket=Round.Bracket.MAIN, number=1))
+draw_make(event=main, method="random", seed=1)
+round_start(round_=main.rounds.get(bracket=Round.Bracket.MAIN, number=1))
 ready = list(Match.objects.filter(event=main, status=Match.Status.READY).order_by("slot"))
 for match in ready[:256]:
-    services.match_result_enter(match=match, games=[
+    match_result_enter(match=match, games=[
         GameResult(winner=1 + match.slot % 2, cube=8), GameResult(winner=1 + match.slot % 2, cube=2),
         GameResult(winner=1 + match.slot % 2),
     ])

@@ -9,7 +9,8 @@ workers close them):
   lock one parent row with ``select_for_update``, insert one child row, return it
   with DRF; no authentication;
 * game reports, ``POST /api/matches/<id>/games/`` as a phone sends them: the private
-  report key in ``X-Report-Key``, the next ``game_number``, sometimes a double;
+  report key in ``X-Report-Key``, a new ``Idempotency-Key``, the next ``game_number``,
+  sometimes a double;
   the answer is the whole match as ``GET /api/matches/<id>/`` shows it.
 
 Reports are spread over many ready 25-point matches (each client owns its own), the
@@ -36,6 +37,7 @@ import statistics
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -174,7 +176,9 @@ def request_bytes(kind: str, m: dict[str, Any], n: int) -> bytes:
         if n % 4 == 0:
             report.update(cube=2, doubles=[{"by": winner, "turn": 3, "response": "take"}])
         report["game_number"] = n
-        path, extra = f"/api/matches/{m['id']}/games/", f"X-Report-Key: {m['key']}\r\n"
+        # Each report with its Idempotency-Key, as the private link's page sends them.
+        path = f"/api/matches/{m['id']}/games/"
+        extra = f"X-Report-Key: {m['key']}\r\nIdempotency-Key: {uuid.uuid4()}\r\n"
         body = json.dumps(report).encode()
     head = (
         f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"

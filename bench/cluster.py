@@ -35,6 +35,7 @@ from bench.server import (
     ROOT,
     create_database,
     drop_database,
+    edge_cache_conf,
     free_port,
     migrate,
     server_env,
@@ -66,6 +67,7 @@ http {{
     fastcgi_temp_path {dir}/nginx-fastcgi;
     uwsgi_temp_path {dir}/nginx-uwsgi;
     scgi_temp_path {dir}/nginx-scgi;
+{edge}
     upstream bgdirector_web {{
 {servers}
         keepalive 32;
@@ -79,7 +81,10 @@ http {{
         proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
         proxy_set_header X-Forwarded-Proto $scheme;
         proxy_read_timeout 30s;
-        location / {{ proxy_pass http://bgdirector_web; }}
+        location / {{
+            include {dir}/bgd-edge-location.conf;
+            proxy_pass http://bgdirector_web;
+        }}
     }}
 }}
 """
@@ -211,7 +216,7 @@ class Cluster:
             for n in (1, 2)
         )
         (d / "nginx.conf").write_text(
-            NGINX_CONF.format(dir=d, port=self.nginx_port, servers=servers)
+            NGINX_CONF.format(dir=d, port=self.nginx_port, servers=servers, edge=edge_cache_conf(d))
         )
         self.parts["nginx"] = Part(
             "nginx", [NGINX, "-p", str(d), "-c", str(d / "nginx.conf")], d / "nginx.log",

@@ -219,3 +219,26 @@ def terminate(proc: subprocess.Popen[bytes] | None, timeout: float = 20.0) -> No
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+#: Where compose mounts the edge cache's location directives (deploy/nginx.conf includes it).
+EDGE_LOCATION_MOUNT = "/etc/nginx/snippets/bgd-edge-location.conf"
+
+
+def edge_cache_conf(directory: Path) -> str:
+    """The shipped edge cache (deploy/nginx-edge-*.conf) for an nginx run in ``directory``:
+    writes the location snippet there and returns the http-context text, its cache
+    under ``directory``. A site's text then includes the snippet by
+    :func:`edge_site_text`."""
+    deploy = ROOT / "deploy"
+    (directory / "edge-cache").mkdir(exist_ok=True)
+    (directory / "bgd-edge-location.conf").write_text(
+        (deploy / "nginx-edge-location.conf").read_text()
+    )
+    http = (deploy / "nginx-edge-cache.conf").read_text()
+    return http.replace("/var/cache/nginx/bgd", str(directory / "edge-cache"))
+
+
+def edge_site_text(site: str, directory: Path) -> str:
+    """``site`` (deploy/nginx.conf's text) including the snippet :func:`edge_cache_conf` wrote."""
+    return site.replace(EDGE_LOCATION_MOUNT, str(directory / "bgd-edge-location.conf"))
