@@ -193,13 +193,12 @@ def restarted(cluster: Cluster, name: str, figures: Figures) -> None:
 
 
 def held_task(part: Part, since: int) -> str | None:
-    """The outbox task the worker received after log offset ``since`` and has not finished
-    (its one pool child is in it), if any."""
+    """The outbox task (one row's ``run`` or a task's ``run_batch``) the worker received
+    after log offset ``since`` and has not finished (its one pool child is in it), if any."""
     text = part.log.read_text(errors="replace")[since:]
-    received = re.findall(r"Task tournament\.outbox\.run\[([0-9a-f-]+)\] received", text)
-    finished = set(
-        re.findall(r"tournament\.outbox\.run\[([0-9a-f-]+)\] (?:succeeded|failed|raised)", text)
-    )
+    pattern = r"tournament\.outbox\.run(?:_batch)?\[([0-9a-f-]+)\]"
+    received = re.findall(pattern + " received", text)
+    finished = set(re.findall(pattern + " (?:succeeded|failed|raised)", text))
     waiting = [task for task in received if task not in finished]
     return waiting[-1] if waiting else None
 

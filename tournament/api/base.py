@@ -22,6 +22,12 @@ from tournament.api.permissions import IsDirectorOrReadOnly, tournament_id_of
 from tournament.models import Event, User
 
 READ_ERRORS = {404: OpenApiResponse(ERROR, description="Not found")}
+#: A read only the tournament's directors may make (its pairing jobs, forbidden pairs).
+DIRECTOR_READ_ERRORS = {
+    401: OpenApiResponse(ERROR, description="Not logged in"),
+    403: OpenApiResponse(ERROR, description="Not a director of this tournament"),
+    **READ_ERRORS,
+}
 WRITE_ERRORS = {
     400: OpenApiResponse(ERROR, description="Bad input (field-level detail) or a rule refused it"),
     401: OpenApiResponse(ERROR, description="Not logged in"),

@@ -5,15 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from matches.access import user_directs
-from matches.api.shapes import ERROR
 from matches.errors import Forbidden, NotAuthenticated
-from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView, acting_user, get_or_404
+from tournament.api.base import (
+    DIRECTOR_READ_ERRORS,
+    WRITE_ERRORS,
+    DirectorView,
+    acting_user,
+    get_or_404,
+)
 from tournament.models import Event, ForbiddenPair
 from tournament.services.forbidden_pairs import forbidden_pair_add, forbidden_pair_remove
 
@@ -49,12 +54,6 @@ class ForbiddenPairCreateSerializer(serializers.Serializer[Any]):
     )
 
 
-FORBIDDEN = {
-    401: OpenApiResponse(ERROR, description="Not logged in"),
-    403: OpenApiResponse(ERROR, description="Not a director of this tournament"),
-}
-
-
 class _DirectorsOnly(DirectorView):
     def directed_event(self, request: Request, pk: int) -> Event:
         event = self.checked(request, get_or_404(Event, pk=pk))
@@ -68,7 +67,7 @@ class _DirectorsOnly(DirectorView):
 class ForbiddenPairListView(_DirectorsOnly):
     @extend_schema(
         operation_id="events_forbidden_pairs_list",
-        responses={200: ForbiddenPairSerializer(many=True), **FORBIDDEN, **READ_ERRORS},
+        responses={200: ForbiddenPairSerializer(many=True), **DIRECTOR_READ_ERRORS},
         summary="The event's forbidden pairings (directors only)",
     )
     def get(self, request: Request, pk: int) -> Response:

@@ -15,7 +15,14 @@ from matches.access import user_directs
 from matches.api.shapes import MatchSerializer
 from matches.errors import Forbidden
 from matches.selectors import match_list
-from tournament.api.base import READ_ERRORS, WRITE_ERRORS, DirectorView, acting_user, get_or_404
+from tournament.api.base import (
+    DIRECTOR_READ_ERRORS,
+    READ_ERRORS,
+    WRITE_ERRORS,
+    DirectorView,
+    acting_user,
+    get_or_404,
+)
 from tournament.api.serializers.events import EventDetailSerializer
 from tournament.api.serializers.rounds import (
     DrawCreateSerializer,
@@ -122,7 +129,7 @@ class NextRoundView(DirectorView):
 
     @extend_schema(
         operation_id="events_rounds_next_progress",
-        responses={200: PairingJobSerializer, **READ_ERRORS},
+        responses={200: PairingJobSerializer, **DIRECTOR_READ_ERRORS},
         summary="The background pairing job of the event: its state and progress",
     )
     def get(self, request: Request, pk: int) -> Response:
