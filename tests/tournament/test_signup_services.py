@@ -217,3 +217,32 @@ def test_a_sign_up_with_another_players_email_enters_them_and_mails_only_them(
     with pytest.raises(Invalid) as again:
         entry_signup(event=event, name="Mallory", email="sue@example.org")
     assert again.value.code == "already-signed-up"
+
+
+@pytest.mark.parametrize(
+    ("known_language", "page", "expected"),
+    [
+        ("ja", "", "ja"),  # a known player: their language, whatever page was used
+        ("ja", "de", "ja"),
+        ("", "de", "en"),  # a known player without one: the tournament's, as every mail
+        (None, "de", "de"),  # a new address: the page's
+        (None, "", "en"),  # ... else the tournament's
+    ],
+)
+def test_sign_up_mails_go_out_in_the_language_of_the_address_owner(
+    event, django_capture_on_commit_callbacks, eager_tasks, known_language, page, expected
+):
+    """The confirmation or "already signed up" mail reaches the address' owner: a player
+    we know reads it in their language (else the tournament's), a new address in the
+    language of the page it was asked on."""
+    from tournament.pages.caching import clear_caches
+    from tournament.services.signup import signup_ask
+
+    clear_caches()
+    if known_language is not None:
+        PlayerFactory(name="Sue Owner", email="sue@example.org", language=known_language)
+    with django_capture_on_commit_callbacks(execute=True):
+        signup_ask(event=event, name="Sue", email="sue@example.org", language=page)
+    [sent] = mail.outbox
+    assert sent.to == ["sue@example.org"]
+    assert sent.extra_headers["Content-Language"] == expected

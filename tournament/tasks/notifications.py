@@ -30,7 +30,7 @@ from tournament.models import Entry, Notice, Player, PlayerLink, SignupRequest, 
 from tournament.services.deadlines import format_local
 from tournament.services.directors import set_password_path
 from tournament.services.player_links import contact_emails, notice_emails, player_link_ensure
-from tournament.services.signup import CONFIRM_FOR, signed_up_entry
+from tournament.services.signup import CONFIRM_FOR, signed_up_entry, signup_known_player
 from tournament.tasks.typed import bound_task
 
 log = logging.getLogger(__name__)
@@ -572,11 +572,19 @@ def signup_confirm_url(asked: SignupRequest) -> str:
 def signup_request_message(asked: SignupRequest) -> EmailMessage:
     """The mail to a sign-up's address: the link to confirm it, or, for an address already
     signed up, its own private link. Nothing the submitter typed is in it (not the name,
-    club or country): only the director's event and tournament names and our links."""
+    club or country): only the director's event and tournament names and our links.
+
+    It goes to the address' owner: a player we know by it reads it in their language
+    (else the tournament's), as every other mail to them; a new address in the language
+    of the page it was asked on (else the tournament's)."""
     event = asked.event
     tournament = event.tournament
-    # In the language of the page it was asked on (the tournament's if none).
-    with translation.override(asked.language or recipient_language(tournament)):
+    owner = signup_known_player(event=event, email=asked.email)
+    if owner is not None:
+        language = recipient_language(tournament, owner)
+    else:
+        language = asked.language or recipient_language(tournament)
+    with translation.override(language):
         lines = [
             _("Hello,"),
             "",
