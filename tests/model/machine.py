@@ -73,6 +73,7 @@ from tests.model.world import (
     notice_corrected,
     notice_true,
     run_worker,
+    tells_table,
     winning_games,
 )
 from tournament import outbox
@@ -1067,19 +1068,14 @@ class TournamentModel(RuleBasedStateMachine):
                 continue
             players = [match.entry1.player_id, match.entry2.player_id]
             contacts = notice_emails(self.tournament.pk, players)
-            where = f"{match.event.name}, {match.round}"
             for player_id in players:
                 to = contacts.get(player_id)
                 if not to:
                     continue
-                told = [
-                    m
-                    for m in mail.outbox
-                    if m.to == [to] and where in m.body and f"table {match.table}" in m.body
-                ]
+                told = [m for m in mail.outbox if m.to == [to] and tells_table(m, match)]
                 assert told, (
-                    f"match {match.pk} ({where}) is at table {match.table}; {to} was never "
-                    "told that table"
+                    f"match {match.pk} ({match.event.name}, {match.round}) is at table "
+                    f"{match.table}; {to} was never told that table"
                 )
 
     @invariant()

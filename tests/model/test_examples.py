@@ -335,12 +335,18 @@ def test_reopening_a_walkover_corrects_the_next_match_email_it_caused(tournament
         assert notice_true(notice) or notice_corrected(notice), notice
 
 
-@pytest.mark.parametrize("decision", ["walkover", "forfeit"])
-def test_a_walkover_or_forfeit_corrects_the_next_match_email_of_its_match(tournament, decision):
+@pytest.mark.parametrize(
+    ("decision", "language"), [("walkover", ""), ("forfeit", ""), ("walkover", "ja")]
+)
+def test_a_walkover_or_forfeit_corrects_the_next_match_email_of_its_match(
+    tournament, decision, language
+):
     """A "your next match" about a match the director then decides without play is off:
-    both players are told (a correction); the model counts it true no longer."""
+    both players are told (a correction); the model counts it true no longer. The model
+    reads the notices and corrections in the language they are written in."""
     main = event_create(tournament=tournament, name="Main", match_lengths=[1])
-    enter(main, 4)
+    entries = enter(main, 4)
+    Player.objects.filter(pk__in=[e.player_id for e in entries]).update(language=language)
     draw_make(event=main, seed=2)
     notices: list = []
     corrections: list = []
@@ -410,3 +416,25 @@ def test_the_console_and_the_forfeit_form_say_the_field_and_the_feed(tournament,
     match = ready(main)[0]
     page = client.get(f"/director/t/{tournament.slug}/matches/{match.pk}/").content.decode()
     assert "its loser still goes into the Consolation" in page
+
+
+@pytest.mark.parametrize("language", ["de", "ja"])
+def test_the_model_reads_a_table_notice_in_the_players_language(tournament, director, language):
+    """The model's table invariant reads each email in its own language: a player who
+    signed up in German or Japanese is told "an Tisch 3" / "テーブル 3", not "table 3"."""
+    from tests.model.world import tells_table
+    from tournament.services.tables import match_table_set
+
+    main = event_create(tournament=tournament, name="Main", match_lengths=[3])
+    entries = enter(main, 2)
+    Player.objects.filter(pk__in=[e.player_id for e in entries]).update(language=language)
+    draw_make(event=main, seed=1)
+    round_start(round_=main.rounds.get(number=1))
+    run_worker([])
+    [match] = ready(main)
+    match_table_set(match=match, table=3, by=director)
+    run_worker([])
+    match.refresh_from_db()
+    told = {m.to[0] for m in mail.outbox if tells_table(m, match)}
+    assert told == {e.player.email for e in entries}
+    assert not any("table 3" in m.body for m in mail.outbox)

@@ -8,6 +8,7 @@ use, so that an invariant checked here is what a visitor sees.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -74,6 +75,34 @@ class Correction:
     opponent_name: str
 
 
+def _subject_is(message: mail.EmailMessage, *templates: str) -> bool:
+    """The subject was written from one of ``templates``, in the language the email is
+    written in (its ``Content-Language``): every fixed part of the translation is in it."""
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    with translation.override(message.extra_headers.get("Content-Language") or "en"):
+        translated = [gettext(t) for t in templates]
+    return any(
+        all(part in message.subject for part in re.split(r"\{\w+\}", text) if part.strip())
+        for text in translated
+    )
+
+
+def says_next_match(message: mail.EmailMessage) -> bool:
+    """A "your next match" email (with or without its table), in any language."""
+    return _subject_is(
+        message,
+        "Your next match: {opponent} ({event}, {round})",
+        "Your next match: {opponent} ({event}, {round}, table {table})",
+    )
+
+
+def says_correction(message: mail.EmailMessage) -> bool:
+    """A correction of a "your next match" email, in any language."""
+    return _subject_is(message, "Correction: your match against {opponent} is off ({round})")
+
+
 class FollowUpFailed(AssertionError):
     """A follow-up task of the outbox failed: the services left work that cannot be done."""
 
@@ -121,7 +150,7 @@ def run_worker(
                 message = mail.outbox[index]
                 for entry, opponent in (pair, pair[::-1]):
                     to = contacts.get(entry.player_id, "")
-                    if to and to in message.to and "next match" in message.subject.lower():
+                    if to and to in message.to and says_next_match(message):
                         notices.append(
                             Notice(
                                 index=index,
@@ -183,7 +212,7 @@ def _record_corrections(
         for index in range(before, len(mail.outbox)):
             message = mail.outbox[index]
             subject = message.subject.lower()
-            if to in message.to and opponent_name.lower() in subject and "correct" in subject:
+            if to in message.to and opponent_name.lower() in subject and says_correction(message):
                 corrections.append(
                     Correction(index, to, match_id, entry_id, opponent_id, opponent_name)
                 )
@@ -372,3 +401,25 @@ def matches_of_player(
 def feed_family(event: Event) -> set[int]:
     """``event`` and every event it feeds (the Consolations of a Main), by id."""
     return {event.pk, *Event.objects.filter(feeds_from=event).values_list("pk", flat=True)}
+
+
+def tells_table(message: mail.EmailMessage, match: Match) -> bool:
+    """The email tells its reader the match's table: it names the match's event and round
+    and says "at table N", in the language it is written in (its ``Content-Language``),
+    as the "ready" notice and the table notice both do."""
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    language = message.extra_headers.get("Content-Language") or "en"
+    with translation.override(language):
+        round_name = str(match.round)
+        table_phrases = (
+            gettext("at table {table}").format(table=match.table),
+            gettext("is at table {table}.").format(table=match.table),
+        )
+    body = message.body
+    return (
+        match.event.name in body
+        and round_name in body
+        and any(phrase in body for phrase in table_phrases)
+    )
