@@ -79,6 +79,34 @@ def pytest_configure(config: pytest.Config) -> None:
             "tournament.tasks.analyse_match": {"queue": settings.ANALYSIS_QUEUE}
         }
         _drop_abandoned_test_databases()
+        _flush_by_delete()
+
+
+def _flush_by_delete() -> None:
+    """Empty the tables after a transactional test with ``DELETE`` rather than Django's one
+    ``TRUNCATE`` of every table.
+
+    ``TRUNCATE`` gives each of the 35 tables and their indexes new files (and waits for an
+    exclusive lock on each): 0.7-0.9 s per flush here, against 0.01-0.05 s for deleting
+    the few rows a test wrote (measured 2026-11-29 on a migrated database, the machine
+    loaded). Django's foreign keys on PostgreSQL are deferred to the commit, so the
+    order of the deletes does not matter. A flush that resets sequences keeps ``TRUNCATE``.
+    """
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    truncate = DatabaseOperations.sql_flush
+
+    def sql_flush(  # type: ignore[no-untyped-def]
+        self, style, tables, *, reset_sequences=False, allow_cascade=False
+    ) -> list[str]:
+        if reset_sequences or allow_cascade:
+            return truncate(
+                self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
+            )
+        deletes = [f"DELETE FROM {self.quote_name(table)};" for table in tables]
+        return ["SET CONSTRAINTS ALL DEFERRED;", *deletes] if deletes else []
+
+    DatabaseOperations.sql_flush = sql_flush  # type: ignore[method-assign]
 
 
 def _use_password_hashers(hashers: list[str]) -> None:
