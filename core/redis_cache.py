@@ -34,11 +34,31 @@ class RedisCacheClient(DjangoRedisCacheClient):
 
 
 class RedisCache(DjangoRedisCache):
-    """``django.core.cache.backends.redis.RedisCache`` reusing its clients."""
+    """``django.core.cache.backends.redis.RedisCache`` reusing its clients, whose
+    ``clear`` deletes its own keys only."""
 
     def __init__(self, server: Any, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = RedisCacheClient
+
+    def clear(self) -> None:
+        """Delete every key of this cache's ``KEY_PREFIX``, never other keys.
+
+        Django's ``clear`` flushes the whole Redis database: the keys, Celery queues and
+        rate counters of every site (or test run) sharing it. A test that called it
+        reset another xdist worker's rate counter mid-test (a 429 expected, a 400 got).
+        """
+        client = self._cache.get_client(write=True)
+        # Django's keys are "<KEY_PREFIX>:<version>:<key>"; glob characters escaped.
+        prefix = "".join(f"[{c}]" if c in "*?[]\\" else c for c in self.key_prefix)
+        batch: list[bytes] = []
+        for key in client.scan_iter(match=prefix + ":*", count=1000):
+            batch.append(key)
+            if len(batch) >= 1000:
+                client.unlink(*batch)
+                batch.clear()
+        if batch:
+            client.unlink(*batch)
 
 
 def cache_client() -> Any | None:

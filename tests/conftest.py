@@ -25,6 +25,7 @@ import subprocess
 import sys
 import time
 import uuid
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -168,13 +169,19 @@ def _drop_abandoned_test_databases() -> None:
                 conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+#: Browser groups: the browser tests take about 540 s of a worker in all (2026-11-29).
+BROWSER_GROUPS = 2
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     _gnubg_tests(config, items)
     if config.pluginmanager.hasplugin("xdist"):
         for item in items:
-            # One xdist worker runs every browser test: one Chromium, not one per worker.
+            # The browser tests in BROWSER_GROUPS groups (by module): each group's one xdist
+            # worker keeps one Chromium for them, and no worker waits on all of them.
             if "browser" in item.keywords:
-                item.add_marker(pytest.mark.xdist_group("browser"))
+                group = zlib.crc32(item.nodeid.split("::")[0].encode()) % BROWSER_GROUPS
+                item.add_marker(pytest.mark.xdist_group(f"browser-{group}"))
     if ON_SERVICES:
         skip = pytest.mark.skip(
             reason="about the embedded default (SQLite, eager tasks, local-memory cache): "

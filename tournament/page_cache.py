@@ -82,25 +82,9 @@ def _redis_client() -> redis.Redis | None:
 
 
 def clear_own_keys() -> None:
-    """Delete every key of the default cache's ``KEY_PREFIX``, never other keys.
-
-    Django's ``cache.clear()`` on Redis flushes the whole database: the keys, Celery
-    queues and throttle counters of every site (or test run) sharing it.
-    """
-    client = _redis_client()
-    if client is None:
-        cache.clear()  # local memory: this process's own
-        return
-    # Django's keys are "<KEY_PREFIX>:<version>:<key>"; glob characters in the prefix escaped.
-    pattern = "".join(f"[{c}]" if c in "*?[]\\" else c for c in cache.key_prefix) + ":*"
-    batch: list[bytes] = []
-    for key in client.scan_iter(match=pattern, count=1000):
-        batch.append(key)
-        if len(batch) >= 1000:
-            client.unlink(*batch)
-            batch.clear()
-    if batch:
-        client.unlink(*batch)
+    """Delete every key of the default cache's ``KEY_PREFIX``, never other keys
+    (``core.redis_cache.RedisCache.clear``; local memory: this process's own)."""
+    cache.clear()
 
 
 def page_key(name: str, scope: str, ident: int | str, *parts: object) -> str:
