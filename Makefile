@@ -7,8 +7,10 @@ BIN := $(VENV)/bin
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/bgdirector
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 PYTEST := $(BIN)/pytest
-# xdist workers of the parallel stages (auto: one per core).
-TEST_WORKERS ?= auto
+# xdist workers of the parallel stages: one more than the cores. With one per core the
+# stage used 1.2 of 2 cores (tests wait on locks, browsers and the live worker): 706 s;
+# with three, 571 s (2026-11-29, bench/RESULTS.md).
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 
 .PHONY: venv run serve worker beat bench-deps test test-quick test-embedded test-parallel test-serial lint bench stress cluster browser-deps deploy-deps analysis-deps i18n-deps messages translations clean
 
