@@ -323,13 +323,23 @@ def link_entry_withdraw(request: HttpRequest, key: str, entry_id: int) -> HttpRe
     try:
         entry_withdraw_by_player(link=link, entry=entry)
     except Invalid as err:
-        return render(
-            request,
-            "public/link_entries.html",
-            {**_entries_context(link), "refusal": err.message},
-            status=400,
-        )
-    return HttpResponseRedirect(reverse("link-entries", args=[link.key]) + "?done=withdrawn")
+        return _entries_refused(request, link, err.message)
+    return _entries_done(link, "withdrawn")
+
+
+def _entries_refused(request: HttpRequest, link: PlayerLink, message: str) -> HttpResponse:
+    """The link's entries page again, with why the player's action was refused (400)."""
+    return render(
+        request,
+        "public/link_entries.html",
+        {**_entries_context(link), "refusal": message},
+        status=400,
+    )
+
+
+def _entries_done(link: PlayerLink, done: str) -> HttpResponse:
+    """Back to the link's entries page, which says what was done (``?done=``)."""
+    return HttpResponseRedirect(reverse("link-entries", args=[link.key]) + f"?done={done}")
 
 
 @require_POST
@@ -341,13 +351,8 @@ def link_entry_undo(request: HttpRequest, key: str, entry_id: int) -> HttpRespon
     try:
         entry_undo_by_player(link=link, entry=row["entry"])
     except Invalid as err:
-        return render(
-            request,
-            "public/link_entries.html",
-            {**_entries_context(link), "refusal": err.message},
-            status=400,
-        )
-    return HttpResponseRedirect(reverse("link-entries", args=[link.key]) + "?done=back")
+        return _entries_refused(request, link, err.message)
+    return _entries_done(link, "back")
 
 
 @require_POST
@@ -362,19 +367,9 @@ def link_signup(request: HttpRequest, key: str) -> HttpResponse:
         else None
     )
     if event is None:
-        return render(
-            request,
-            "public/link_entries.html",
-            {**_entries_context(link), "refusal": _("Choose an event of this tournament.")},
-            status=400,
-        )
+        return _entries_refused(request, link, _("Choose an event of this tournament."))
     try:
         entry_signup_from_link(link=link, event=event)
     except Invalid as err:
-        return render(
-            request,
-            "public/link_entries.html",
-            {**_entries_context(link), "refusal": err.message},
-            status=400,
-        )
-    return HttpResponseRedirect(reverse("link-entries", args=[link.key]) + "?done=signed-up")
+        return _entries_refused(request, link, err.message)
+    return _entries_done(link, "signed-up")
