@@ -122,11 +122,21 @@
     return items.filter(function (i) { return i.state === "queued"; }).map(function (i) { return i.id; });
   }
 
-  /* ``data-sending`` is "1" while a send is under way or its page reloads, "0" once it has
-   * settled: what a test (or a script) waits for before it reads the panel. */
+  /* ``data-sending`` is "1" while a send is under way or its page reloads, "0" once every
+   * send has settled and no reload is coming: what a test (or a script) waits for before
+   * it reads the panel. Two sends may overlap (the network's return, a timer): the one
+   * that settles last decides, and a reload keeps it at "1" for good. */
+  var inflight = 0;
+  var reloading = false;
+
+  function flagSending() {
+    document.documentElement.dataset.sending = inflight || reloading ? "1" : "0";
+  }
+
   function send() {
     clearTimeout(timer);
-    document.documentElement.dataset.sending = "1";
+    inflight += 1;
+    flagSending();
     var before = queuedIds();
     return Q.flush(queue, { csrf: csrf() }).then(function (r) {
       if (r.retry) schedule(r.retryAfter); else delay = 0;
@@ -141,11 +151,15 @@
         // The server answered about the match shown: show it as the server has it now,
         // unless the director is filling a form in.
         if (answered && shownMatch && r.touched[shownMatch] && !dirty && navigator.onLine) {
+          reloading = true;
+          inflight -= 1;
+          flagSending();
           location.reload();
           return;
         }
         if (now.length && !r.retry && !r.refused) schedule(0);
-        document.documentElement.dataset.sending = "0";
+        inflight -= 1;
+        flagSending();
       });
     });
   }

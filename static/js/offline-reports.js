@@ -178,11 +178,21 @@
     return items.filter(function (i) { return i.state === "queued"; }).map(function (i) { return i.id; });
   }
 
-  /* ``data-sending`` is "1" while a send is under way or its page reloads, "0" once it has
-   * settled. */
+  /* ``data-sending`` is "1" while a send is under way or its page reloads, "0" once every
+   * send has settled and no reload is coming: what a test (or a script) waits for before
+   * it reads the panel. Two sends may overlap (the network's return, a timer): the one
+   * that settles last decides, and a reload keeps it at "1" for good. */
+  var inflight = 0;
+  var reloading = false;
+
+  function flagSending() {
+    document.documentElement.dataset.sending = inflight || reloading ? "1" : "0";
+  }
+
   function send() {
     clearTimeout(timer);
-    document.documentElement.dataset.sending = "1";
+    inflight += 1;
+    flagSending();
     var before = queuedIds();
     return Q.flush(link).then(function (r) {
       sentHere += r.sent;
@@ -200,11 +210,15 @@
         // The server answered (recorded, or refused): show the match as it has it now, unless
         // the player is filling the form in. Reports still kept are shown again from the queue.
         if (answered && pristine() && navigator.onLine) {
+          reloading = true;
+          inflight -= 1;
+          flagSending();
           location.reload();
           return;
         }
         if (left && !r.retry && !r.refused) schedule(0);
-        document.documentElement.dataset.sending = "0";
+        inflight -= 1;
+        flagSending();
       });
     });
   }
