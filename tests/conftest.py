@@ -25,7 +25,6 @@ import subprocess
 import sys
 import time
 import uuid
-import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RUN_ID = f"{os.getpid()}-{uuid.uuid4().hex[:6]}"
 #: Cache key prefix, Celery queue and the start of every Celery node name of this run.
 RUN_NAME = f"test-{RUN_ID}"
+STRESS_DIR = ROOT / "tests" / "stress"
 ON_SERVICES = bool(settings.DATABASE_URL and settings.REDIS_URL)
 #: Whether this process's live Celery worker (``celery_worker_process``) is running.
 _LIVE_WORKER_UP = False
@@ -169,19 +169,16 @@ def _drop_abandoned_test_databases() -> None:
                 conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-#: Browser groups: the browser tests take about 540 s of a worker in all (2026-11-29).
-BROWSER_GROUPS = 2
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Leave ``tests/stress/`` unimported when the run deselects ``stress`` (every stage of
+    ``make test``): importing it builds schemathesis' coverage cases, 2-4 s of every process."""
+    if collection_path == STRESS_DIR and "not stress" in (config.option.markexpr or ""):
+        return True
+    return None
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     _gnubg_tests(config, items)
-    if config.pluginmanager.hasplugin("xdist"):
-        for item in items:
-            # The browser tests in BROWSER_GROUPS groups (by module): each group's one xdist
-            # worker keeps one Chromium for them, and no worker waits on all of them.
-            if "browser" in item.keywords:
-                group = zlib.crc32(item.nodeid.split("::")[0].encode()) % BROWSER_GROUPS
-                item.add_marker(pytest.mark.xdist_group(f"browser-{group}"))
     if ON_SERVICES:
         skip = pytest.mark.skip(
             reason="about the embedded default (SQLite, eager tasks, local-memory cache): "
