@@ -11,23 +11,57 @@ registered from ``/static/`` with scope ``/``.
 from __future__ import annotations
 
 import functools
+import json
 from pathlib import Path
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.templatetags.static import static
-from django.utils.translation import gettext
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET
 
 from matches.access import link_by_key
+
+#: The worker's own words: the line over a kept copy and the page for one never kept.
+#: One worker serves every language, so it carries them all (``LINES_MARK``).
+OFFLINE_LINES = {
+    "offline": gettext_lazy("Offline."),
+    "loaded_at": gettext_lazy(
+        "This page as it was loaded at {time}: it is not updated until the network is back."
+    ),
+    "earlier": gettext_lazy("earlier"),
+    "title": gettext_lazy("Offline"),
+    "not_kept": gettext_lazy(
+        "This page was not opened on this phone before, so there is no copy of it here. "
+        "It opens when the network is back."
+    ),
+    "still_read": gettext_lazy(
+        "Your private link's page, and the brackets and slips you opened, can still be read."
+    ),
+}
+#: Where ``static/js/sw.js`` takes the lines in every language.
+LINES_MARK = "var LINES = {}; // every language's lines, written in by matches.offline"
+
+
+def _lines() -> dict[str, dict[str, str]]:
+    lines = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            lines[code] = {key: str(text) for key, text in OFFLINE_LINES.items()}
+    return lines
 
 
 @functools.cache
 def _worker_source() -> str:
     found = finders.find("js/sw.js")
     path = Path(found if isinstance(found, str) else settings.STATIC_ROOT / "js" / "sw.js")
-    return path.read_text(encoding="utf-8")
+    source = path.read_text(encoding="utf-8")
+    if LINES_MARK not in source:
+        raise RuntimeError(f"{path} has lost its line {LINES_MARK!r}")
+    lines = json.dumps(_lines(), ensure_ascii=False, sort_keys=True)
+    return source.replace(LINES_MARK, f"var LINES = {lines};")
 
 
 @require_GET

@@ -13,7 +13,9 @@
  * - Background Sync, where the browser has it, sends the queue when the network is back
  *   (the page also does it by itself: Safari and Firefox have no Background Sync);
  * - the scripts' language catalogue (/jsi18n/<lang>/) is kept with the styles and scripts,
- *   so that a page read offline speaks its language;
+ *   so that a page read offline speaks its language; the worker's own lines (over a kept
+ *   copy, or a page never kept) speak the kept page's language, else that of the last page
+ *   kept here, else the browser's;
  * - the director's console: the match pages and the match grids a signed-in director
  *   opened are kept in a cache of their own, which holds one director's pages only: it is
  *   emptied when another director's page says who is signed in, when anyone logs in or
@@ -31,6 +33,9 @@ var DIRECTOR = "bgd-director-v1";
 /* In the director's cache: who its pages belong to ({user: id}). */
 var OWNER = "/__director__";
 var NETWORK_WAIT_MS = 6000;
+/* In the static cache: the language of the last page kept. */
+var LANGUAGE = "/__language__";
+var LINES = {}; // every language's lines, written in by matches.offline
 var PRECACHE = [
   "/static/css/site.css", "/static/css/print.css", "/static/css/public.css",
   "/static/matches/report.css", "/static/img/favicon.svg", "/static/img/icon-192.png",
@@ -78,9 +83,31 @@ function kept(path) {
   return !NEVER.test(path) && KEPT.some(function (re) { return re.test(path); });
 }
 
+/* The lines in ``lang`` (``de-AT`` is ``de``), else in the browser's first language the
+ * site speaks, else in English. */
+function linesIn(lang) {
+  var wanted = [lang].concat(self.navigator.languages || []);
+  for (var i = 0; i < wanted.length; i++) {
+    var code = String(wanted[i] || "").toLowerCase();
+    if (LINES[code]) return { lang: code, text: LINES[code] };
+    if (LINES[code.split("-")[0]]) return { lang: code.split("-")[0], text: LINES[code.split("-")[0]] };
+  }
+  return { lang: "en", text: LINES.en };
+}
+
+function pageLanguage(html) {
+  var found = /<html[^>]*\slang="([^"]+)"/.exec(html);
+  return found ? found[1] : "";
+}
+
 /* A copy of a page response, stamped with when this phone loaded it. */
 function stamped(response) {
   return response.clone().text().then(function (body) {
+    var lang = pageLanguage(body);
+    if (lang) {
+      caches.open(STATIC).then(function (cache) { return cache.put(LANGUAGE, new Response(lang)); })
+        .catch(function () { return null; });
+    }
     var headers = new Headers(response.headers);
     headers.set("X-Loaded-At", new Date().toISOString());
     return new Response(body, { status: response.status, statusText: response.statusText, headers: headers });
@@ -137,14 +164,16 @@ function escapeHtml(s) {
   return String(s).replace(/[&<>"]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]; });
 }
 
-/* The kept copy, with a line saying it is one and when it was loaded. */
+/* The kept copy, with a line (in the page's language) saying it is one and when it was loaded. */
 function offlineCopy(cached) {
   var loadedAt = cached.headers.get("X-Loaded-At") || "";
   var when = loadedAt ? new Date(loadedAt) : null;
-  var label = when ? when.toLocaleString([], { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }) : "earlier";
   return cached.text().then(function (html) {
-    var line = '<p class="offline-copy" role="status"><strong>Offline.</strong> This page as it was loaded at <time datetime="' +
-      escapeHtml(loadedAt) + '">' + escapeHtml(label) + '</time>: it is not updated until the network is back.</p>';
+    var lines = linesIn(pageLanguage(html));
+    var label = when ? when.toLocaleString(lines.lang, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }) : lines.text.earlier;
+    var time = '<time datetime="' + escapeHtml(loadedAt) + '">' + escapeHtml(label) + "</time>";
+    var line = '<p class="offline-copy" role="status"><strong>' + escapeHtml(lines.text.offline) + "</strong> " +
+      escapeHtml(lines.text.loaded_at).replace("{time}", time) + "</p>";
     html = html.replace(/<html([^>]*)>/, '<html$1 data-offline-copy="' + escapeHtml(loadedAt) + '">');
     html = html.indexOf('<main id="main">') >= 0
       ? html.replace('<main id="main">', '<main id="main">' + line)
@@ -155,14 +184,19 @@ function offlineCopy(cached) {
   });
 }
 
+/* A page never opened here, in the language of the last page kept here. */
 function notKept() {
-  var html = '<!doctype html><html lang="en" data-offline-copy=""><head><meta charset="utf-8">' +
-    '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Offline</title>' +
-    '<link rel="stylesheet" href="/static/css/site.css"></head><body><main id="main">' +
-    '<p class="offline-copy" role="status"><strong>Offline.</strong> This page was not opened on this ' +
-    'phone before, so there is no copy of it here. It opens when the network is back.</p>' +
-    '<p>Your private link\'s page, and the brackets and slips you opened, can still be read.</p></main></body></html>';
-  return new Response(html, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
+  return caches.open(STATIC).then(function (cache) { return cache.match(LANGUAGE); })
+    .then(function (r) { return r ? r.text() : ""; }, function () { return ""; })
+    .then(function (lang) {
+      var lines = linesIn(lang);
+      var html = '<!doctype html><html lang="' + escapeHtml(lines.lang) + '" data-offline-copy=""><head><meta charset="utf-8">' +
+        '<meta name="viewport" content="width=device-width, initial-scale=1"><title>' + escapeHtml(lines.text.title) + "</title>" +
+        '<link rel="stylesheet" href="/static/css/site.css"></head><body><main id="main">' +
+        '<p class="offline-copy" role="status"><strong>' + escapeHtml(lines.text.offline) + "</strong> " +
+        escapeHtml(lines.text.not_kept) + "</p><p>" + escapeHtml(lines.text.still_read) + "</p></main></body></html>";
+      return new Response(html, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
+    });
 }
 
 /* Network first; the kept copy when the network fails (or is slow and a copy exists). */

@@ -17,6 +17,7 @@ Screenshots (1366 and 390 px, the board also 1920): test-artifacts/offline/.
 from __future__ import annotations
 
 import json
+import re
 import time
 import urllib.error
 import urllib.request
@@ -409,6 +410,24 @@ def test_the_manifest_and_the_worker_are_served_for_the_private_link(client: Any
     assert Path(__file__).resolve().parents[2].joinpath("static/js/idb-keyval.js").exists()
 
 
+def test_the_worker_carries_its_lines_in_every_language(client: Any) -> None:
+    from django.conf import settings
+
+    source = client.get("/sw.js").content.decode()
+    found = re.search(r"^var LINES = (\{.*\});$", source, re.M)
+    assert found is not None, "the worker's lines were not written in"
+    lines = json.loads(found.group(1))
+    assert set(lines) == {code for code, _ in settings.LANGUAGES}
+    assert lines["en"]["offline"] == "Offline."
+    assert lines["de"]["not_kept"].startswith("Diese Seite wurde auf diesem Telefon")
+    assert lines["ja"]["title"] == "オフライン"
+    for code, text in lines.items():
+        assert "{time}" in text["loaded_at"], code
+        assert len(set(text.values())) == len(text), code  # none left blank or in English twice
+        if code != "en":
+            assert text["not_kept"] != lines["en"]["not_kept"], code
+
+
 def test_a_form_posted_into_a_dead_network_is_kept_not_lost(
     chromium: Any, live_server: Any, wait_for: Any
 ) -> None:
@@ -486,6 +505,15 @@ def test_the_page_read_offline_speaks_its_language(
         page.wait_for_function("() => document.documentElement.dataset.unsent === '1'")
         assert page.inner_text("#game-h") == "Spiel 2 melden"
         assert page.inner_text("#unsent-badge") == "1 nicht gesendet"
+        # The worker's own line over the copy, and its page for one never kept, too.
+        shot(page, "offline-copy-de", (390, 1366))
+        line = page.inner_text(".offline-copy")
+        assert line.startswith("Offline. Diese Seite im Stand von "), line
+        assert "wenn das Netz zurück ist" in line
+        page.goto(f"{base}/r/never-opened-here/")
+        assert page.evaluate("document.documentElement.lang") == "de"
+        assert "noch nie geöffnet" in page.inner_text("main")
+        shot(page, "never-kept-de", (390, 1366))
         context.close()
     finally:
         release_server_connections()
