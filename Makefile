@@ -104,16 +104,17 @@ lint: venv i18n-deps
 	$(BIN)/python tools/lint_i18n.py
 
 # Each test once, in stages, each timed (summary at the end; tests/stages.sh):
-#   lint
-#   test-embedded  tests marked `embedded` (about the SQLite default: eager tasks,
-#                  local-memory cache, make run's seed_demo), on SQLite
+#   lint           } at the same time (each is mostly one process: one after the other
+#   test-embedded  } they left a core idle for 37 s); test-embedded runs the tests marked
+#                  `embedded` (about the SQLite default: eager tasks, local-memory cache,
+#                  make run's seed_demo), on SQLite
 #   test-parallel  everything else but `serial` and `stress`, on PostgreSQL + Redis,
 #                  spread over $(TEST_WORKERS) xdist workers; each has its own test database,
 #                  cache key prefix, Celery queue and live worker (tests/conftest.py)
 #   test-serial    tests marked `serial` (they restart services or race on timing), alone
 # Set-up targets (browser-deps, deploy-deps...) are prerequisites: add new ones there.
 test: venv browser-deps deploy-deps analysis-deps messages
-	@MAKE="$(MAKE)" tests/stages.sh lint test-embedded test-parallel test-serial
+	@MAKE="$(MAKE)" tests/stages.sh lint+test-embedded test-parallel test-serial
 
 # The whole suite on the SQLite default, no services needed (services tests skipped).
 test-quick: venv
