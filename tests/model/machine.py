@@ -232,6 +232,10 @@ class TournamentModel(RuleBasedStateMachine):
         self._prints: dict[int, int] = {}
         #: emails already checked for their language (the outbox grows)
         self.mails_seen = 0
+        #: the page language each address last asked to sign up in (its mail's language when
+        #: it is no player's yet), and the confirm mails' tokens not yet followed
+        self.asked_in: dict[str, str] = {}
+        self.unconfirmed: list[str] = []
         #: reports sent with a key: (match id, what, send it again, first answer)
         self.keyed: list[tuple[int, str, Callable[[], tuple[str, Any]], Any]] = []
         #: reports sent again that were recorded or answered anew (the invariant says)
@@ -345,19 +349,35 @@ class TournamentModel(RuleBasedStateMachine):
             ),
         )
 
-    @rule(pick=PICK, person=PERSON)
-    def sign_up_from_the_mail(self, pick: int, person: int) -> None:
-        """The public door: the sign-up is asked, then confirmed from its mail (an address
-        already in the event gets a mail saying so instead; past its mails of the day,
-        refused)."""
+    @rule(pick=PICK, person=PERSON, language=LANGUAGE)
+    def ask_to_sign_up(self, pick: int, person: int, language: str) -> None:
+        """The public door, on a page in ``language``: the sign-up is asked and a mail goes
+        to the address (one to confirm it, or one saying it is already in the event; past
+        its mails of the day, refused). It is confirmed, or not, in a later step."""
         event = self.event(pick, [self.main, self.swiss, self.robin])
         name, email = PEOPLE[person]
+        self.asked_in[email.lower()] = language
 
-        def ask_and_confirm() -> Any:
-            asked = signup_ask(event=event, name=name, email=email)
-            return signup_confirm(token=asked.token) if asked.kind == "confirm" else None
+        def ask() -> None:
+            asked = signup_ask(event=event, name=name, email=email, language=language)
+            if asked.kind == "confirm":
+                self.unconfirmed.append(asked.token)
 
-        self.attempt(f"ask and confirm {name} <{email}> for {event.name}", ask_and_confirm)
+        self.attempt(f"ask to sign up {name} <{email}> for {event.name} in {language!r}", ask)
+
+    @precondition(lambda self: self.unconfirmed)
+    @rule(pick=PICK, language=LANGUAGE, again=st.booleans())
+    def confirm_from_the_mail(self, pick: int, language: str, again: bool) -> None:
+        """The link in a confirm mail is followed, on a page in ``language`` (maybe not the
+        one it was asked in); ``again``: the mail stays, to be followed a second time."""
+        token = self.choose(self.unconfirmed, pick)
+        assert token is not None
+        if not again:
+            self.unconfirmed.remove(token)
+        self.attempt(
+            f"confirm sign-up {token[:8]} in {language!r}",
+            lambda: signup_confirm(token=token, language=language),
+        )
 
     @rule(pick=PICK, person=PERSON)
     def enter_by_hand(self, pick: int, person: int) -> None:
@@ -1168,8 +1188,9 @@ class TournamentModel(RuleBasedStateMachine):
     @invariant()
     def emails_in_the_recipients_language(self) -> None:
         """Every email to a player is written in the language they signed up in, else in
-        the tournament's (its ``Content-Language`` says which); the tournament's language
-        is always one the site offers."""
+        the tournament's (its ``Content-Language`` says which); a sign-up mail to an address
+        that is no player's yet, in the language of the page it was asked on, else the
+        tournament's. The tournament's language is always one the site offers."""
         self.tournament.refresh_from_db()
         offered = {code for code, _label in settings.LANGUAGES}
         assert self.tournament.language in offered, self.tournament.language
@@ -1183,9 +1204,15 @@ class TournamentModel(RuleBasedStateMachine):
                     | Q(links__tournament=self.tournament, links__email__iexact=address)
                 ).distinct()
             )
-            if len(players) != 1:
+            if not players and address.lower() in self.asked_in:
+                # A sign-up mail to an address no player has yet: the page's language.
+                asked_in = self.asked_in[address.lower()]
+                offered_here = asked_in if asked_in in offered else ""
+                expected = offered_here or self.tournament.language
+            elif len(players) != 1:
                 continue  # a director, or an address two players share: no one language
-            expected = players[0].language or self.tournament.language
+            else:
+                expected = players[0].language or self.tournament.language
             assert message.extra_headers.get("Content-Language") == expected, (
                 f"{address} was written to in {message.extra_headers.get('Content-Language')}"
                 f", not in {expected}: {message.subject}"

@@ -438,3 +438,33 @@ def test_the_model_reads_a_table_notice_in_the_players_language(tournament, dire
     told = {m.to[0] for m in mail.outbox if tells_table(m, match)}
     assert told == {e.player.email for e in entries}
     assert not any("table 3" in m.body for m in mail.outbox)
+
+
+def test_the_model_asks_and_confirms_a_sign_up_in_two_page_languages() -> None:
+    """The model's sign-up door in two steps: asked on a Japanese page (its mail in
+    Japanese: the address is no player's yet), confirmed on a German one (the player's
+    language from then on), asked again on an English page (the mail saying they are
+    already in follows the player's German). The invariant checks each mail as it goes."""
+    from tests.model.machine import PEOPLE, TournamentModel
+
+    model = TournamentModel()
+    try:
+        name, email = PEOPLE[5]
+        model.ask_to_sign_up(pick=0, person=5, language="ja")
+        [asked] = mail.outbox
+        assert asked.to == [email]
+        assert asked.extra_headers["Content-Language"] == "ja"
+        model.emails_in_the_recipients_language()
+        assert len(model.unconfirmed) == 1
+        model.confirm_from_the_mail(pick=0, language="de", again=False)
+        assert not model.unconfirmed
+        player = Player.objects.get(email__iexact=email)
+        assert (player.name, player.language) == (name, "de")
+        model.emails_in_the_recipients_language()
+        sent = len(mail.outbox)
+        model.ask_to_sign_up(pick=0, person=5, language="en")
+        [already] = mail.outbox[sent:]
+        assert already.extra_headers["Content-Language"] == "de"
+        model.emails_in_the_recipients_language()
+    finally:
+        model.teardown()
