@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db.models import Q
+from django.utils.translation import gettext
 
 
 def _key(name: str) -> str:
@@ -22,11 +23,11 @@ def _tell(entry: Any, others: Sequence[Any]) -> str:
             return mine
     seed = getattr(entry, "seed", None)
     if seed:
-        return f"seed {seed}"
+        return gettext("seed {seed}").format(seed=seed)
     number = entry_number(entry)
     if number is None:  # a player (the players list) or a bracket's stand-in: no No.
-        return f"record {player.pk}"
-    return f"No. {number}"
+        return gettext("record {number}").format(number=player.pk)
+    return gettext("No. {number}").format(number=number)
 
 
 def entry_number(entry: Any) -> int | None:
@@ -65,7 +66,7 @@ def distinct_names(entries: Sequence[Any], *, me: Any = None) -> list[str]:
         if not same:
             names.append(name)
         elif me is not None and entry.pk == me.pk:
-            names.append(f"you ({name})")
+            names.append(gettext("you ({name})").format(name=name))
         else:
             names.append(f"{name} ({_tell(entry, same)})")
     return names

@@ -49,3 +49,35 @@ def test_namesakes_are_told_apart(client: Client, django_capture_on_commit_callb
     found = client.get("/t/twin/players/?q=Anna").content.decode()
     assert "Anna Ballard (Club Nord)</a>" in found
     assert "Anna Ballard (Club Süd)</a>" in found
+
+
+def test_namesakes_are_told_apart_in_the_readers_language(client: Client) -> None:
+    """On a German page "you (…)" and "No. 2" read "Sie (…)" and "Nr. 2"."""
+    from django.utils import translation
+
+    from matches.names import distinct_names
+
+    clear_caches()
+    director = UserFactory()
+    t = tournament_create(name="Zwillinge", slug="zwillinge", director=director)
+    main = event_create(tournament=t, name="Main", match_lengths=[3], slug="main")
+    twins = [player_create(name="Anna Ballard", confirm_new=True) for _ in range(2)]
+    entries = [entry_register(event=main, player=p) for p in twins]
+    with translation.override("de"):
+        assert distinct_names(entries, me=entries[0]) == [
+            "Sie (Anna Ballard)",
+            "Anna Ballard (Nr. 2)",
+        ]
+    with translation.override("ja"):
+        assert distinct_names(entries) == ["Anna Ballard (No. 1)", "Anna Ballard (No. 2)"]
+        assert distinct_names(entries, me=entries[1])[1] == "あなた (Anna Ballard)"
+    draw_make(event=main, method="rating", by=director)
+    round_start(round_=main.rounds.get(number=1))
+    match = Match.objects.get(event=main, round__number=1)
+    mine = match.entry1 if match.entry1.player_id == twins[0].pk else match.entry2
+    page = client.get(
+        f"/r/{mine.report_key}/", follow=True, HTTP_ACCEPT_LANGUAGE="de"
+    ).content.decode()
+    who = page.split("Wer hat gewonnen?")[1].split("</fieldset>")[0]
+    assert "Sie (Anna Ballard)" in who
+    assert "you (" not in who
