@@ -159,6 +159,12 @@ class Tournament(models.Model):
         "none of the site's languages, its print sheets, and its emails to players who "
         "signed up in no language of their own",
     )
+    currency = models.CharField(
+        max_length=3,
+        blank=True,
+        help_text="The ISO 4217 code of its money (EUR, DKK, JPY...): fees, prizes and pools "
+        "are shown in it, in the reader's language; blank: amounts without a currency",
+    )
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="directed_tournaments", blank=True
     )
@@ -193,6 +199,10 @@ class Tournament(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(analysis_plies__in=[0, 2]), name="tournament_analysis_plies"
+            ),
+            models.CheckConstraint(
+                condition=Q(currency="") | Q(currency__regex=r"^[A-Z]{3}$"),
+                name="tournament_currency_code",
             ),
         ]
 

@@ -565,3 +565,38 @@ def test_a_director_changes_tournament_and_event_settings_through_the_api(api: A
     pending = [r for r in body["round_list"] if r["status"] == "pending"]
     assert pending
     assert all(r["match_length"] == 7 for r in pending)
+
+
+def test_a_tournament_currency_is_an_iso_code_or_none(api: Any, client: Any) -> None:
+    """The currency its fees and prizes are shown in: an ISO 4217 code Babel knows,
+    upper-cased; anything else is a field-level 400, never a 500."""
+    body = ok(
+        api.post("/api/tournaments/", {"name": "Euro Night", "slug": "euro", "currency": "eur"}),
+        201,
+    )
+    assert body["currency"] == "EUR"
+    for bad in ("EURO", "XYZ", "E1", "€"):
+        refused = api.patch("/api/tournaments/euro/", {"currency": bad})
+        assert refused.status_code == 400, (bad, refused.content)
+        answer = refused.json()
+        assert answer["code"] == "invalid"
+        assert set(answer["detail"]) == {"currency"}
+        assert "ISO 4217" in answer["detail"]["currency"][0]
+        assert answer["message"].startswith("currency: ")
+    refused = api.post("/api/tournaments/", {"name": "Bad", "slug": "bad", "currency": "XYZ"})
+    assert (refused.status_code, set(refused.json()["detail"])) == (400, {"currency"})
+    assert Tournament.objects.get(slug="euro").currency == "EUR"
+    assert not Tournament.objects.filter(slug="bad").exists()
+
+    assert ok(api.patch("/api/tournaments/euro/", {"currency": " dkk "}))["currency"] == "DKK"
+    assert ok(api.patch("/api/tournaments/euro/", {"venue": "Hall"}))["currency"] == "DKK"
+    assert ok(api.get("/api/tournaments/euro/"))["currency"] == "DKK"
+    assert ok(api.patch("/api/tournaments/euro/", {"currency": ""}))["currency"] == ""
+
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    components = schema["components"]["schemas"]
+    assert "currency" in components["Tournament"]["properties"]
+    assert (
+        "ISO 4217" in components["TournamentCreateRequest"]["properties"]["currency"]["description"]
+    )
+    assert "currency" in components["PatchedTournamentSettingsRequest"]["properties"]

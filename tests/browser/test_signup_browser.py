@@ -6,7 +6,8 @@ the form sends: four are entered, two are told their place on the waiting list. 
 the first on the list moves up and is emailed. The director sees the unpaid count, marks
 everyone paid and checks in all present in two steps, makes the draw; once the Main is
 played out, the public page shows the final places and prizes and the final sheet
-prints them. Screenshots at 1366 and 390 px go to test-artifacts/signup/.
+prints them; once the director names the currency (EUR) the sheet shows euros, in English
+and in German. Screenshots at 1366 and 390 px go to test-artifacts/signup/.
 """
 
 from __future__ import annotations
@@ -244,6 +245,28 @@ def run(chromium: Any, base: str) -> None:
     viewer.goto(f"{base}/players/{champion.pk}/")
     assert "1st of 4 · prize 40" in viewer.content()
     both_widths(viewer, FOLDER, "public-player-final-place")
+
+    # ---- the director names the currency: the sheet shows euros, in English and German --
+    desk.goto(f"{base}/director/t/{SLUG}/settings/")
+    desk.fill("input[name=currency]", "eur")
+    with desk.expect_navigation():
+        desk.click("form.form.narrow button[type=submit]")
+    assert "Tournament settings saved." in desk.content()
+    prize_cells = ".final-sheet table:not(.side-pool):not(.payments) tbody td.num"
+    viewer.goto(f"{base}/t/{SLUG}/main/final/")
+    assert viewer.locator(prize_cells).all_inner_texts()[:2] == ["€40", "€25"]
+    assert "2 players \u00d7 €5 = <strong>€10</strong>" in viewer.content()
+    assert "Collected in all" in viewer.locator("table.payments").inner_text()
+    both_widths(viewer, FOLDER, "public-final-sheet-eur-en")
+    viewer.context.add_cookies([{"name": "django_language", "value": "de", "url": base}])
+    viewer.reload()
+    shown = [t.replace("\xa0", " ") for t in viewer.locator(prize_cells).all_inner_texts()]
+    assert shown[:2] == ["40 €", "25 €"]
+    assert "€4" not in viewer.content()  # German writes the symbol after the amount
+    both_widths(viewer, FOLDER, "public-final-sheet-eur-de")
+    viewer.goto(f"{base}/t/{SLUG}/main/")
+    viewer.locator("#final-h").scroll_into_view_if_needed()
+    both_widths(viewer, FOLDER, "public-event-final-places-eur-de")
     # The one 400 is the mistyped email's answer; nothing else failed, no CSP refusal.
     assert [e for e in errors if "status of 400" not in e] == []
     assert len(errors) == 1

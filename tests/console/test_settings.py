@@ -149,6 +149,32 @@ def test_tournament_dates_out_of_order_are_refused(event: Event) -> None:
     assert "before the first" in field_errors(response.content.decode(), "ends_on")
 
 
+def test_tournament_settings_set_the_currency(event: Event) -> None:
+    """The currency is an ISO code typed in any case; an unknown one is refused at its
+    field and the tournament keeps the one it had."""
+    client = director_client(event)
+    response = client.post(
+        "/director/t/autumn/settings/", tournament_data(event.tournament, currency="eur")
+    )
+    assert response.status_code == 302
+    assert Tournament.objects.get(pk=event.tournament_id).currency == "EUR"
+    html = client.get("/director/t/autumn/settings/").content.decode()
+    assert re.search(r'<input type="text" name="currency" value="EUR"', html)
+    assert "ISO code, e.g. EUR" in html
+
+    data = tournament_data(event.tournament, currency="XYZ")
+    response = client.post("/director/t/autumn/settings/", data)
+    assert response.status_code == 400
+    assert "ISO 4217" in field_errors(response.content.decode(), "currency")
+    assert Tournament.objects.get(pk=event.tournament_id).currency == "EUR"
+
+    response = client.post(
+        "/director/t/autumn/settings/", tournament_data(event.tournament, currency="")
+    )
+    assert response.status_code == 302
+    assert Tournament.objects.get(pk=event.tournament_id).currency == ""
+
+
 def test_the_public_pages_show_the_new_tournament_name_at_once(
     event: Event, django_capture_on_commit_callbacks: Any
 ) -> None:

@@ -73,6 +73,7 @@ class TournamentDetailView(DirectorView):
                 "venue",
                 "time_zone",
                 "language",
+                "currency",
                 "is_public",
                 "analysis_enabled",
                 "analysis_plies",

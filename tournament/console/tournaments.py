@@ -78,7 +78,8 @@ def tournament_detail(request: AuthenticatedHttpRequest, slug: str) -> HttpRespo
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
-    """Change the tournament's name, dates, venue, time zone and visibility (not its slug)."""
+    """Change the tournament's name, dates, venue, time zone, currency and visibility (not
+    its slug)."""
     tournament = selectors.tournament_for(request.user, slug)
     form = forms.TournamentSettingsForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
@@ -97,6 +98,7 @@ def tournament_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
             analysis_plies=data["analysis_plies"],
             analysis_public=data["analysis_public"],
             language=data["language"],
+            currency=data["currency"],
         )
         if saved is not None:
             messages.success(request, _("Tournament settings saved."))

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+from core.money import money
 from matches.models import Match
 from matches.selectors import entry_matches
 from tournament.models import Entry
@@ -45,7 +45,7 @@ def entry_finished(*, entry: Entry) -> FinishedEntry:
             place += ": " + _("champion")
         if row.prize:
             place += " · " + _("prize {prize}").format(
-                prize=number_format(row.prize, force_grouping=True)
+                prize=money(row.prize, entry.event.tournament.currency)
             )
     played = [m for m in matches if not m.is_bye and m.winner_id]
     wins = sum(m.winner_id == entry.pk for m in played)

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from core.money import is_currency
 from matches.errors import refuse
 from tournament import page_cache
 from tournament.models import Tournament, User
@@ -74,6 +75,21 @@ def _language(code: str) -> str:
     return code
 
 
+def currency_code(code: str) -> str:
+    """``code`` upper-cased if it names a currency (ISO 4217, known to Babel), "" for none;
+    else refused on ``currency``."""
+    code = (code or "").strip().upper()
+    if code and not is_currency(code):
+        raise refuse(
+            _("Unknown currency {code!r}: give its ISO 4217 code, e.g. EUR, or none.").format(
+                code=code
+            ),
+            code="invalid",
+            field="currency",
+        )
+    return code
+
+
 def tournament_create(
     *,
     name: str,
@@ -88,6 +104,7 @@ def tournament_create(
     analysis_plies: int = 2,
     analysis_public: bool = True,
     language: str = "en",
+    currency: str = "",
 ) -> Tournament:
     """Create a tournament; ``director`` (usually the user creating it) directs it.
 
@@ -95,10 +112,13 @@ def tournament_create(
     visitors whose browser asks for none of the site's, its print sheets, and its emails
     to players who signed up in no language of their own.
 
+    ``currency``: the ISO 4217 code its fees and prizes are shown in ("" for none).
+
     ``analysis_*``: GNU Backgammon's analysis of uploaded match files (on, at 2 plies,
     figures shown to all before the event ends, unless the director says otherwise).
     """
     name = _check_details(name=name, starts_on=starts_on, ends_on=ends_on, time_zone=time_zone)
+    currency = currency_code(currency)
     with transaction.atomic():
         if slug:
             slug = slugify(slug)
@@ -126,6 +146,7 @@ def tournament_create(
             analysis_plies=_plies(analysis_plies),
             analysis_public=analysis_public,
             language=_language(language or "en"),
+            currency=currency,
         )
         tournament.full_clean()
         tournament.save()
@@ -147,14 +168,17 @@ def tournament_update(
     analysis_plies: int = 2,
     analysis_public: bool = True,
     language: str | None = None,
+    currency: str | None = None,
 ) -> Tournament:
     """Change a tournament's details; its slug (the address of its pages) stays
-    (``language`` ``None`` or empty: the tournament's language stays as it is).
+    (``language`` ``None`` or empty: the tournament's language stays as it is;
+    ``currency`` ``None``: its currency stays, ``""``: amounts without one).
 
     The tournament's pages, the site's lists and its events' pages (which show its
-    name, dates and time zone) are invalidated once the change commits.
+    name, dates, time zone and money) are invalidated once the change commits.
     """
     name = _check_details(name=name, starts_on=starts_on, ends_on=ends_on, time_zone=time_zone)
+    code = None if currency is None else currency_code(currency)
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         tournament.name = name
@@ -168,6 +192,8 @@ def tournament_update(
         tournament.analysis_public = analysis_public
         if language:
             tournament.language = _language(language)
+        if code is not None:
+            tournament.currency = code
         tournament.full_clean(exclude=["slug"])
         tournament.save(
             update_fields=[
@@ -178,6 +204,7 @@ def tournament_update(
                 "time_zone",
                 "is_public",
                 "language",
+                "currency",
                 *ANALYSIS_FIELDS,
             ]
         )

@@ -1,12 +1,16 @@
-"""Template helpers for the site's languages: the switcher's list, and words the engines
-write in English that the pages show in the reader's language."""
+"""Template helpers for the site's languages: the switcher's list, words the engines
+write in English that the pages show in the reader's language, and money as the reader
+writes it."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django import template
 from django.conf import settings
 from django.utils.translation import gettext_lazy
 
+from core.money import money as money_text
 from matches.rules_text import translated
 
 register = template.Library()
@@ -38,3 +42,10 @@ def cube_action(value: str) -> str:
 def engine_text(value: str) -> str:
     """A refusal the rules engine wrote (in English, as stored) in the active language."""
     return translated(str(value or ""))
+
+
+@register.filter
+def money(amount: Any, currency: str = "") -> str:
+    """``{{ amount|money:t.currency }}``: an amount in the tournament's currency as the
+    active language writes money ("€20", "20 €"); without one, as ``floatformat:"-2g"``."""
+    return money_text(amount, currency or "")

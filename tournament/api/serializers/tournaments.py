@@ -8,8 +8,10 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
+from matches.errors import Invalid
 from tournament.api.serializers.common import all_optional
 from tournament.models import Tournament
+from tournament.services.tournaments import currency_code
 
 
 class TournamentSerializer(serializers.ModelSerializer[Tournament]):
@@ -24,6 +26,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "venue",
             "time_zone",
             "language",
+            "currency",
             "is_public",
             "analysis_enabled",
             "analysis_plies",
@@ -47,6 +50,13 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
         "none of the site's, its print sheets, and its emails to players who signed up in "
         "no language of their own",
     )
+    currency = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="The ISO 4217 code its fees and prizes are shown in (EUR, DKK, JPY...; "
+        'lower case is taken as upper); "": amounts without a currency',
+    )
     is_public = serializers.BooleanField(required=False, default=True)
     analysis_enabled = serializers.BooleanField(
         required=False, default=True, help_text="GNU Backgammon analyses uploaded match files"
@@ -62,6 +72,12 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
         default=True,
         help_text="Everyone sees the figures before the event ends (else directors only)",
     )
+
+    def validate_currency(self, value: str) -> str:
+        try:
+            return currency_code(value)
+        except Invalid as refusal:
+            raise serializers.ValidationError(refusal.message) from refusal
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         starts_on, ends_on = attrs.get("starts_on"), attrs.get("ends_on")

@@ -61,6 +61,13 @@ class TournamentForm(forms.Form):
             "language of their own."
         ),
     )
+    currency = forms.CharField(
+        label=_("Currency"),
+        max_length=3,
+        required=False,
+        widget=forms.TextInput(attrs={"size": 4, "autocapitalize": "characters"}),
+        help_text=_("ISO code, e.g. EUR; blank shows amounts without a currency."),
+    )
     is_public = forms.BooleanField(
         required=False, initial=True, label=_("Public"), help_text=_("Listed on the public pages.")
     )
@@ -310,6 +317,7 @@ class TournamentSettingsForm(LockedFieldsForm, TournamentForm):
             "venue": tournament.venue,
             "time_zone": tournament.time_zone,
             "language": tournament.language,
+            "currency": tournament.currency,
             "is_public": tournament.is_public,
             "analysis_enabled": tournament.analysis_enabled,
             "analysis_plies": tournament.analysis_plies,

@@ -150,6 +150,7 @@ class Command(BaseCommand):
             slug=DEMO_SLUG,
             director=director,
             venue="Club House",
+            currency="EUR",
             starts_on=dt.date.today(),
             ends_on=dt.date.today() + dt.timedelta(days=2),
         )

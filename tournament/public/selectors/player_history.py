@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 
 from django.db.models import Q
 from django.http import Http404
-from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+from core.money import money
 from matches.models import Match
 from tournament.models import Entry, Event, Player, RatingChange
 from tournament.public.selectors.common import matches_with_players
@@ -93,7 +93,7 @@ def _places(entries: list[Entry]) -> dict[int, str]:
         if sheet is not None and row is not None:
             text = _("{place} of {field}").format(place=row.place, field=len(sheet.rows))
             if row.prize:
-                prize = number_format(row.prize, force_grouping=True)
+                prize = money(row.prize, entry.event.tournament.currency)
                 text += " · " + _("prize {prize}").format(prize=prize)
             places[entry.pk] = text
     return places
