@@ -15,6 +15,7 @@ from core.money import money
 from matches.models import Match
 from matches.selectors import entry_matches
 from tournament.models import Entry
+from tournament.place_words import place_words
 from tournament.selectors.final_places import event_final
 
 
@@ -38,9 +39,13 @@ def entry_finished(*, entry: Entry) -> FinishedEntry:
         place = _("withdrew") if entry.status == Entry.Status.WITHDRAWN else ""
     else:
         if row.place.shared:
-            place = _("joint {place} of {field}").format(place=row.place, field=len(sheet.rows))
+            place = _("joint {place} of {field}").format(
+                place=place_words(row.place), field=len(sheet.rows)
+            )
         else:
-            place = _("{place} of {field}").format(place=row.place, field=len(sheet.rows))
+            place = _("{place} of {field}").format(
+                place=place_words(row.place), field=len(sheet.rows)
+            )
         if entry.event.champion_id == entry.pk:
             place += ": " + _("champion")
         if row.prize:

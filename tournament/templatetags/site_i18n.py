@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 
 from core.money import money as money_text
 from matches.rules_text import translated
+from tournament.place_words import place_words
 
 register = template.Library()
 
@@ -42,6 +43,12 @@ def cube_action(value: str) -> str:
 def engine_text(value: str) -> str:
     """A refusal the rules engine wrote (in English, as stored) in the active language."""
     return translated(str(value or ""))
+
+
+@register.filter
+def place(value: object) -> str:
+    """``{{ row.place|place }}``: a final place as the active language writes it."""
+    return place_words(value)
 
 
 @register.filter

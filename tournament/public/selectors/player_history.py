@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from core.money import money
 from matches.models import Match
 from tournament.models import Entry, Event, Player, RatingChange
+from tournament.place_words import place_words
 from tournament.public.selectors.common import matches_with_players
 from tournament.selectors import players_visible_to
 
@@ -91,7 +92,9 @@ def _places(entries: list[Entry]) -> dict[int, str]:
         sheet = event_final(entry.event)
         row = sheet.row_of(entry.pk) if sheet is not None else None
         if sheet is not None and row is not None:
-            text = _("{place} of {field}").format(place=row.place, field=len(sheet.rows))
+            text = _("{place} of {field}").format(
+                place=place_words(row.place), field=len(sheet.rows)
+            )
             if row.prize:
                 prize = money(row.prize, entry.event.tournament.currency)
                 text += " · " + _("prize {prize}").format(prize=prize)
