@@ -140,6 +140,15 @@ PERSON = st.integers(min_value=0, max_value=len(PEOPLE) - 1)
 #: The site's languages, none ("": a sign-up in no language of its own) and one it does
 #: not offer (refused).
 LANGUAGE = st.sampled_from(["", "en", "da", "de", "ja", "tr", "fr"])
+#: Currencies as a director types them, with the code each one is (``None``: refused).
+KNOWN_CURRENCIES: dict[str, str] = {
+    "": "",
+    "EUR": "EUR",
+    "eur": "EUR",
+    " dkk ": "DKK",
+    "JPY": "JPY",
+}
+CURRENCY = st.sampled_from([None, *KNOWN_CURRENCIES, "EURO", "XYZ", "€"])
 #: Refusals of a report sent again that say the player may no longer act on the match
 #: (withdrawn, event over, moved out of it by a correction): answered before the key.
 GONE = {"permission-denied", "forbidden", "not-found", "not-authenticated"}
@@ -235,6 +244,8 @@ class TournamentModel(RuleBasedStateMachine):
         #: the page language each address last asked to sign up in (its mail's language when
         #: it is no player's yet), and the confirm mails' tokens not yet followed
         self.asked_in: dict[str, str] = {}
+        #: the currency the director last saved (a refused one changes nothing)
+        self.currency = ""
         self.unconfirmed: list[str] = []
         #: reports sent with a key: (match id, what, send it again, first answer)
         self.keyed: list[tuple[int, str, Callable[[], tuple[str, Any]], Any]] = []
@@ -326,14 +337,17 @@ class TournamentModel(RuleBasedStateMachine):
             lambda: entry_signup(event=event, name=name, email=email, language=language),
         )
 
-    @rule(language=LANGUAGE)
-    def set_tournament_language(self, language: str) -> None:
-        """The director sets the tournament's language in its settings (one the site does
-        not offer is refused; empty keeps it)."""
+    @rule(language=LANGUAGE, currency=CURRENCY)
+    def set_tournament_settings(self, language: str, currency: str | None) -> None:
+        """The director saves the tournament's settings: its language (one the site does
+        not offer is refused; empty keeps it) and its currency (an ISO 4217 code in any
+        case, blank for none; an unknown code is refused; ``None``: an API call without it
+        keeps it)."""
         t = self.tournament
         t.refresh_from_db()
-        self.attempt(
-            f"set the tournament's language to {language or '(unchanged)'}",
+        saved = self.attempt(
+            f"set the tournament's language to {language or '(unchanged)'}"
+            f" and its currency to {currency!r}",
             lambda: tournament_update(
                 tournament=t,
                 name=t.name,
@@ -346,8 +360,11 @@ class TournamentModel(RuleBasedStateMachine):
                 analysis_plies=t.analysis_plies,
                 analysis_public=t.analysis_public,
                 language=language,
+                currency=currency,
             ),
         )
+        if saved is not None and currency is not None:
+            self.currency = KNOWN_CURRENCIES[currency]
 
     @rule(pick=PICK, person=PERSON, language=LANGUAGE)
     def ask_to_sign_up(self, pick: int, person: int, language: str) -> None:
@@ -1184,6 +1201,13 @@ class TournamentModel(RuleBasedStateMachine):
                 f"{correction.to} was told their match {correction.match_id} against "
                 f"{correction.opponent_name} is off, but it is on and they were never told"
             )
+
+    @invariant()
+    def money_in_the_currency_saved(self) -> None:
+        """The tournament's currency is the one the director last saved, written as its
+        ISO code; a refused code changed nothing."""
+        self.tournament.refresh_from_db()
+        assert self.tournament.currency == self.currency, (self.tournament.currency, self.currency)
 
     @invariant()
     def emails_in_the_recipients_language(self) -> None:
