@@ -11,6 +11,7 @@ import re
 import time
 
 import pytest
+import time_machine
 from django.test import Client
 
 from matches.models import Match
@@ -62,6 +63,12 @@ def _answers(client: Client, url: str, versions: list[str]) -> set[int]:
     return {client.get(f"{url}?v={v}").status_code for v in versions}
 
 
+#: A still clock: the room board's version carries the minute, so a test that crossed a
+#: minute would see its own director's version go stale (200, the new minute's board).
+STILL = "2030-01-01 12:00:05"
+
+
+@time_machine.travel(STILL, tick=False)
 def test_every_version_of_a_private_live_fragment_is_404_to_a_stranger(private):
     main, match, director = private
     bucket = int(time.time() // 60)
@@ -114,3 +121,19 @@ def test_a_hidden_match_or_event_answers_like_a_missing_one(private):
         stranger.get("/t/nope/scoreboard/live/?v=1"),
     )
     _same(stranger.get(f"/t/{slug}/board/?event=zz"), stranger.get("/t/nope/board/?event=zz"))
+
+
+def test_the_room_board_is_whole_again_each_new_minute(private):
+    """A poller up to date gets 204 within the minute and the whole board the next one:
+    results age off the board even when nothing else happens."""
+    main, _, director = private
+    url = f"/t/{main.tournament.slug}/board/live/"
+    own = Client()
+    with time_machine.travel(STILL, tick=False):
+        own.force_login(director)
+        version = _versions_seen_by(director, url)
+        assert own.get(f"{url}?v={version}").status_code == 204
+    with time_machine.travel("2030-01-01 12:01:05", tick=False):
+        fresh = own.get(f"{url}?v={version}")
+        assert fresh.status_code == 200
+        assert _versions_seen_by(director, url) != version
