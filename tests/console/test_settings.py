@@ -175,6 +175,29 @@ def test_tournament_settings_set_the_currency(event: Event) -> None:
     assert Tournament.objects.get(pk=event.tournament_id).currency == ""
 
 
+def _label(html: str, name: str) -> str:
+    found = re.search(rf'<label for="id_{name}"[^>]*>([^<]*)<', html)
+    assert found, name
+    return found.group(1).strip().rstrip(":")
+
+
+def test_the_event_forms_name_the_currency_of_their_amounts(event: Event) -> None:
+    """The entry fee and added money are typed in the tournament's currency, so their
+    labels say which; without one they read as before."""
+    client = director_client(event)
+    new, settings = "/director/t/autumn/new-event/", "/director/t/autumn/events/main/settings/"
+    assert _label(client.get(new).content.decode(), "entry_fee") == "Entry fee"
+    Tournament.objects.filter(pk=event.tournament_id).update(currency="DKK")
+    assert _label(client.get(new).content.decode(), "entry_fee") == "Entry fee (DKK)"
+    html = client.get(settings).content.decode()
+    assert _label(html, "entry_fee") == "Entry fee (DKK)"
+    assert _label(html, "added_money") == "Added money (DKK)"
+    german = client.get(settings, headers={"accept-language": "de"}).content.decode()
+    assert _label(german, "entry_fee") == "Startgeld (DKK)"
+    japanese = client.get(settings, headers={"accept-language": "ja"}).content.decode()
+    assert _label(japanese, "added_money") == "追加賞金（DKK）"  # noqa: RUF001 (Japanese parentheses)
+
+
 def test_the_public_pages_show_the_new_tournament_name_at_once(
     event: Event, django_capture_on_commit_callbacks: Any
 ) -> None:

@@ -34,7 +34,11 @@ from tournament.services.signup import signup_namesakes
 def event_new(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Create an event: format, match length per round, Crawford/Holland, feed, clocks."""
     tournament = selectors.tournament_for(request.user, slug)
-    form = forms.EventForm(request.POST or None, feeds=selectors.feeding_events(tournament))
+    form = forms.EventForm(
+        request.POST or None,
+        feeds=selectors.feeding_events(tournament),
+        currency=tournament.currency,
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         event = call_service(

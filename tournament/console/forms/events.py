@@ -14,6 +14,7 @@ from django import forms
 from django.conf import settings
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from tournament.console.forms.fields import (
     DateInput,
@@ -273,10 +274,24 @@ class EventForm(forms.Form):
         "money": ("entry_fee", "payout_split"),
     }
 
-    def __init__(self, *args: Any, feeds: QuerySet[Event] | None = None, **kwargs: Any) -> None:
+    #: The amounts, labelled with the tournament's currency when it has one.
+    AMOUNTS = ("entry_fee", "added_money")
+
+    def __init__(
+        self,
+        *args: Any,
+        feeds: QuerySet[Event] | None = None,
+        currency: str = "",
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         if feeds is not None:
             cast("forms.ModelChoiceField[Event]", self.fields["feeds_from"]).queryset = feeds
+        for name in self.AMOUNTS if currency else ():
+            if field := self.fields.get(name):
+                field.label = pgettext("an amount's label", "{field} ({currency})").format(
+                    field=field.label, currency=currency
+                )
 
     def groups(self) -> dict[str, list[forms.BoundField]]:
         """The bound fields of each fieldset, by group name."""
@@ -436,7 +451,13 @@ class EventSettingsForm(LockedFieldsForm, EventForm):
         for name, reason in (locked or {}).items():
             for form_field in EVENT_FORM_FIELDS.get(name, (name,)):
                 by_form_field[form_field] = reason
-        super().__init__(*args, initial=initial, locked=by_form_field, **kwargs)
+        super().__init__(
+            *args,
+            initial=initial,
+            locked=by_form_field,
+            currency=event.tournament.currency,
+            **kwargs,
+        )
         cast(forms.ChoiceField, self.fields["kind"]).choices = Event.Kind.choices
         self.zone = _zone(event.tournament.time_zone)
 
