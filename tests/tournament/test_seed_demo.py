@@ -38,6 +38,14 @@ def test_seed_demo_builds_a_partly_played_weekend_once() -> None:
     assert consolation.entries.exists()
     for match in played:
         assert match.advanced_at is not None
+    # Money: the Main and the Last Chance take fees in euros, most paid at the desk.
+    assert tournament.currency == "EUR"
+    assert (main.entry_fee, main.payout_split) == (60, [50, 30, 20])
+    assert events["Last Chance"].entry_fee == 20
+    for event in (main, events["Last Chance"]):
+        paid = list(event.entries.values_list("paid", flat=True))
+        assert set(paid) <= {"cash", "transfer", ""}, event.name
+        assert paid.count("cash") > len(paid) / 2, event.name
     counts = (Match.objects.count(), Entry.objects.count(), Game.objects.count())
 
     call_command("seed_demo", players=20, stdout=io.StringIO())

@@ -16,6 +16,7 @@ import random
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from decimal import Decimal
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
@@ -34,6 +35,7 @@ from tournament.services.advance import match_advance
 from tournament.services.draws import draw_make
 from tournament.services.entries import entry_check_in, entry_register
 from tournament.services.events import event_create
+from tournament.services.payments import entries_mark_paid
 from tournament.services.ratings import ratings_recompute
 from tournament.services.results import GameResult, match_result_enter
 from tournament.services.rounds import event_next_round, round_start
@@ -201,7 +203,11 @@ class Command(BaseCommand):
 
     def _weekend(self, tournament: Tournament, director: User, field: list[Player]) -> None:
         main = event_create(
-            tournament=tournament, name="Main", match_lengths=main_lengths(len(field))
+            tournament=tournament,
+            name="Main",
+            match_lengths=main_lengths(len(field)),
+            entry_fee=Decimal(60),
+            payout_split=[50, 30, 20],
         )
         consolation = event_create(
             tournament=tournament,
@@ -215,6 +221,8 @@ class Command(BaseCommand):
             name="Last Chance",
             kind=Event.Kind.LAST_CHANCE,
             match_lengths=[7, 7, 9],
+            entry_fee=Decimal(20),
+            payout_split=[70, 30],
         )
         swiss = event_create(
             tournament=tournament,
@@ -247,6 +255,7 @@ class Command(BaseCommand):
         late = self._late_arrivals()
         for player in [e.player for e in out[:14]] + late:
             entry_register(event=last_chance, player=player, by=director)
+        self._collect_fees(last_chance, director)
         if last_chance.entries.count() >= 2:
             draw_make(event=last_chance, method="random", seed=7, by=director)
             self._start(last_chance, 1)
@@ -271,6 +280,7 @@ class Command(BaseCommand):
                 entry = entry_register(event=event, player=player, by=director)
                 if self.rng.random() < 0.97:
                     entry_check_in(entry=entry, by=director)
+            self._collect_fees(event, director)
             return
         now = timezone.now()
         present = [self.rng.random() < 0.97 for _ in field]
@@ -280,9 +290,24 @@ class Command(BaseCommand):
                 player=player,
                 status=Entry.Status.CHECKED_IN if here else Entry.Status.REGISTERED,
                 checked_in_at=now if here else None,
+                paid=self._payment() if here else "",
             )
             for player, here in zip(field, present, strict=True)
         )
+
+    def _payment(self) -> str:
+        """How one entry paid at the desk: cash mostly, some by transfer, a few not yet."""
+        roll = self.rng.random()
+        return "" if roll < 0.08 else Entry.Payment.TRANSFER if roll < 0.35 else Entry.Payment.CASH
+
+    def _collect_fees(self, event: Event, director: User) -> None:
+        """The desk's takings: each entry marked paid its way, a few left unpaid."""
+        by_method: dict[str, list[int]] = {}
+        for pk in event.entries.order_by("pk").values_list("pk", flat=True):
+            by_method.setdefault(self._payment(), []).append(pk)
+        for method, ids in by_method.items():
+            if method:
+                entries_mark_paid(event=event, entry_ids=ids, method=method, by=director)
 
     def _late_arrivals(self) -> list[Player]:
         late = []
