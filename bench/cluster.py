@@ -104,6 +104,7 @@ default_pool_size = {pool}
 max_client_conn = 1000
 server_reset_query =
 ignore_startup_parameters = extra_float_digits
+server_login_retry = 1
 user = postgres
 """
 
