@@ -189,7 +189,8 @@ def run(chromium: Any, base: str) -> None:
         desk.check(f"input[aria-label='Select {name}']")
     assert desk.inner_text(".side-pool-add .ticked-count") == "2 ticked"
     desk.fill("input[name=pool-name]", "Calcutta")
-    desk.fill("input[name=pool-stake]", "5")
+    # typed with a decimal comma, key by key: a number box dropped it and sent 500
+    desk.locator("input[name=pool-stake]").press_sequentially("5,00")
     desk.fill("input[name=pool-payout_split]", "100")
     with desk.expect_navigation():
         desk.click("button:text-is('Add a side pool')")

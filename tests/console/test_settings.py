@@ -198,6 +198,48 @@ def test_the_event_forms_name_the_currency_of_their_amounts(event: Event) -> Non
     assert _label(japanese, "added_money") == "追加賞金（DKK）"  # noqa: RUF001 (Japanese parentheses)
 
 
+@pytest.mark.parametrize(
+    ("language", "typed", "saved", "shown"),
+    [
+        ("de", "12,50", "12.50", "12,50"),
+        ("de", "1.200", "1200.00", "1200,00"),
+        ("en", "12,50", "12.50", "12.50"),  # never 1250, as a number box made it
+        ("en", "1,200", "1200.00", "1200.00"),
+        ("tr", "1.200,5", "1200.50", "1200,50"),
+    ],
+)
+def test_an_entry_fee_is_read_in_the_directors_language(
+    event: Event, language: str, typed: str, saved: str, shown: str
+) -> None:
+    """A text box with a decimal keypad, read by the page language's separators and
+    shown in them: a browser's number box dropped the comma of "12,50" and sent 1250."""
+    client = director_client(event)
+    url = "/director/t/autumn/events/main/settings/"
+    head = {"accept-language": language}
+    response = client.post(url, event_data(event, entry_fee=typed), headers=head)
+    assert response.status_code == 302, field_errors(response.content.decode(), "entry_fee")
+    assert Event.objects.get(pk=event.pk).entry_fee == Decimal(saved)
+    html = client.get(url, headers=head).content.decode()
+    assert f'<input type="text" name="entry_fee" value="{shown}" inputmode="decimal"' in html
+
+
+def test_an_ambiguous_or_garbled_amount_is_refused_at_its_field(event: Event) -> None:
+    client = director_client(event)
+    url = "/director/t/autumn/events/main/settings/"
+    event.entry_fee = Decimal(40)
+    event.save()
+    for language, typed, says in (
+        ("en", "1.200", "2 decimal places"),  # 1.2 or 1200? three decimals are refused
+        ("de", "1,200", "2 Dezimalstellen"),
+        ("en", "12,5,0", "Enter a number"),
+    ):
+        data = event_data(event, entry_fee=typed)
+        response = client.post(url, data, headers={"accept-language": language})
+        assert response.status_code == 400, typed
+        assert says in field_errors(response.content.decode(), "entry_fee"), typed
+        assert Event.objects.get(pk=event.pk).entry_fee == Decimal(40)
+
+
 def test_the_public_pages_show_the_new_tournament_name_at_once(
     event: Event, django_capture_on_commit_callbacks: Any
 ) -> None:

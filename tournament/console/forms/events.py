@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext
 
 from tournament.console.forms.fields import (
+    AmountField,
     DateInput,
     IntListField,
     LockedFieldsForm,
@@ -161,9 +162,7 @@ class EventForm(forms.Form):
         label=_("Clock: delay seconds"),
         help_text=_("Per round, the last repeats."),
     )
-    entry_fee = forms.DecimalField(
-        label=_("Entry fee"), required=False, min_value=0, max_digits=9, decimal_places=2
-    )
+    entry_fee = AmountField(label=_("Entry fee"), required=False, min_value=0)
     payout_split = NumberListField(
         required=False,
         label=_("Payout split (%)"),
@@ -389,9 +388,7 @@ class EventSettingsForm(LockedFieldsForm, EventForm):
         label=_("Entry cap"),
         help_text=_("Past it, sign-ups join a waiting list; blank: no cap."),
     )
-    added_money = forms.DecimalField(
-        required=False, min_value=0, max_digits=9, decimal_places=2, label=_("Added money")
-    )
+    added_money = AmountField(required=False, min_value=0, label=_("Added money"))
     prize_unit = forms.TypedChoiceField(
         choices=[(1, "1"), (5, "5"), (10, "10")],
         coerce=int,
@@ -575,7 +572,5 @@ class SidePoolForm(forms.Form):
     prefix = "pool"
 
     name = forms.CharField(max_length=60, label=_("Side pool"))
-    stake = forms.DecimalField(
-        label=_("Stake"), min_value=Decimal("0.01"), max_digits=9, decimal_places=2
-    )
-    payout_split = NumberListField(label=_("Split (%)"), help_text="e.g. 70, 30")
+    stake = AmountField(label=_("Stake"), min_value=Decimal("0.01"))
+    payout_split = NumberListField(label=_("Split (%)"), help_text=_("e.g. 70, 30"))

@@ -1,4 +1,4 @@
-"""Fields and bases the console's forms share: number lists, tie-breaks, dates, locked settings, confirmations."""
+"""Fields and bases the console's forms share: number lists, amounts, tie-breaks, dates, locked settings, confirmations."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.formats import get_format
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -84,6 +85,63 @@ class NumberListField(forms.CharField):
                 raise ValidationError(_("Each number must be 0 or more."), code="min")
             numbers.append(int(number) if number.is_integer() else number)
         return numbers
+
+
+#: What may group digits besides the language's own separator: spaces and apostrophes.
+_SPACES = re.compile(r"[\s\u00a0\u202f'\u2019]")
+
+
+def plain_number(text: str, decimal: str, group: str) -> str:
+    """A number as typed in a language whose separators are ``decimal`` and ``group``,
+    written with a point and no grouping ("12,50" -> "12.50", "1.200" -> "1200" in
+    German). Both marks: the last one is the decimal one ("1.200,50", "1,200.50"). One
+    mark: grouping if it is the language's group mark before groups of three digits,
+    else the decimal mark, either way round ("12,50" is 12.50 in English too, never
+    1250); what is left ambiguous ("1.200" in English) keeps three decimals, which an
+    amount refuses. Anything else is returned for the field to refuse."""
+    text = _SPACES.sub("", text)
+    if "," in text and "." in text:
+        point = text[max(text.rfind(","), text.rfind("."))]
+        return text.replace("." if point == "," else ",", "").replace(point, ".")
+    for mark in ",.":
+        if mark not in text:
+            continue
+        head, *groups = text.split(mark)
+        grouped = head.lstrip("+-").isdigit() and all(len(g) == 3 and g.isdigit() for g in groups)
+        if mark == group and grouped:
+            return text.replace(mark, "")
+        return text.replace(mark, ".") if len(groups) == 1 else text
+    return text
+
+
+class _TypedInTheLanguage(forms.Field):
+    """A number box read and shown in the active language's separators. A text box with
+    a decimal keypad: a browser's number box drops a comma it does not expect, and
+    "12,50" would arrive as 1250."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal"}))
+        super().__init__(**kwargs)
+        self.widget.is_localized = True
+
+    def to_python(self, value: Any) -> Any:
+        if isinstance(value, str):
+            decimal, group = get_format("DECIMAL_SEPARATOR"), get_format("THOUSAND_SEPARATOR")
+            value = plain_number(value.strip(), str(decimal), str(group))
+        return super().to_python(value)
+
+
+class AmountField(_TypedInTheLanguage, forms.DecimalField):
+    """An amount of money, in cents at most: "12,50", "12.50", "1.200" (German)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_digits", 9)
+        kwargs.setdefault("decimal_places", 2)
+        super().__init__(**kwargs)
+
+
+class LocalFloatField(_TypedInTheLanguage, forms.FloatField):
+    """A number with decimals, such as a rating: "1650,5" or "1650.5"."""
 
 
 class TiebreakSelects(forms.MultiWidget):

@@ -8,7 +8,7 @@ from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from tournament.console.forms.fields import MAX_CSV_BYTES, AskToConfirm
+from tournament.console.forms.fields import MAX_CSV_BYTES, AskToConfirm, LocalFloatField
 from tournament.models import Event, Player
 
 
@@ -69,7 +69,7 @@ class RegisterForm(forms.Form):
     )
     name = forms.CharField(max_length=120, required=False, label=_("…or a new player"))
     email = forms.EmailField(label=_("Email"), required=False)
-    rating = forms.FloatField(label=_("Rating"), required=False, min_value=1)
+    rating = LocalFloatField(label=_("Rating"), required=False, min_value=1)
     club = forms.CharField(label=_("Club"), max_length=120, required=False)
     seed = forms.IntegerField(label=_("Seed"), required=False, min_value=1)
     confirm_new = forms.BooleanField(
