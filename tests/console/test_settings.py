@@ -182,8 +182,8 @@ def _label(html: str, name: str) -> str:
 
 
 def test_the_event_forms_name_the_currency_of_their_amounts(event: Event) -> None:
-    """The entry fee and added money are typed in the tournament's currency, so their
-    labels say which; without one they read as before."""
+    """The entry fee, added money and a side pool's stake are typed in the tournament's
+    currency, so their labels say which; without one they read as before."""
     client = director_client(event)
     new, settings = "/director/t/autumn/new-event/", "/director/t/autumn/events/main/settings/"
     assert _label(client.get(new).content.decode(), "entry_fee") == "Entry fee"
@@ -194,6 +194,9 @@ def test_the_event_forms_name_the_currency_of_their_amounts(event: Event) -> Non
     assert _label(html, "added_money") == "Added money (DKK)"
     german = client.get(settings, headers={"accept-language": "de"}).content.decode()
     assert _label(german, "entry_fee") == "Startgeld (DKK)"
+    EntryFactory(event=event)  # the side pools show once the event has entries
+    page = client.get("/director/t/autumn/events/main/").content.decode()
+    assert _label(page, "pool-stake") == "Stake (DKK)"
     japanese = client.get(settings, headers={"accept-language": "ja"}).content.decode()
     assert _label(japanese, "added_money") == "追加賞金（DKK）"  # noqa: RUF001 (Japanese parentheses)
 

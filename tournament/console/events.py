@@ -227,7 +227,8 @@ def event_context(
             (pool, {e.pk for e in pool.entries.all()})
             for pool in event.side_pools.prefetch_related("entries")
         ],
-        "side_pool_form": forms_given.get("side_pool_form") or forms.SidePoolForm(),
+        "side_pool_form": forms_given.get("side_pool_form")
+        or forms.SidePoolForm(currency=event.tournament.currency),
         "payments": Entry.Payment.choices,
         "pairs_rounds": league,
         "can_pair_next": can_pair_next,

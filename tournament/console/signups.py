@@ -118,7 +118,7 @@ def side_pool_add(request: AuthenticatedHttpRequest, slug: str, event_slug: str)
     """Add a side pool (name, stake, split); its players are ticked below it."""
     tournament = selectors.tournament_for(request.user, slug)
     event = selectors.event_of(tournament, event_slug)
-    form = forms.SidePoolForm(request.POST)
+    form = forms.SidePoolForm(request.POST, currency=tournament.currency)
     if form.is_valid():
         ids = _ids(request.POST.getlist("entries"))
         pool = call_button_service(

@@ -110,6 +110,16 @@ class TournamentForm(forms.Form):
         return data
 
 
+def name_the_currency(form: forms.Form, amounts: Iterable[str], currency: str) -> None:
+    """Label ``form``'s ``amounts`` fields with the tournament's currency, when it has one:
+    "Entry fee (DKK)"."""
+    for name in amounts if currency else ():
+        if field := form.fields.get(name):
+            field.label = pgettext("an amount's label", "{field} ({currency})").format(
+                field=field.label, currency=currency
+            )
+
+
 class EventForm(forms.Form):
     """An event's settings as the director types them; ``clean`` shapes the clock per round."""
 
@@ -286,11 +296,7 @@ class EventForm(forms.Form):
         super().__init__(*args, **kwargs)
         if feeds is not None:
             cast("forms.ModelChoiceField[Event]", self.fields["feeds_from"]).queryset = feeds
-        for name in self.AMOUNTS if currency else ():
-            if field := self.fields.get(name):
-                field.label = pgettext("an amount's label", "{field} ({currency})").format(
-                    field=field.label, currency=currency
-                )
+        name_the_currency(self, self.AMOUNTS, currency)
 
     def groups(self) -> dict[str, list[forms.BoundField]]:
         """The bound fields of each fieldset, by group name."""
@@ -574,3 +580,7 @@ class SidePoolForm(forms.Form):
     name = forms.CharField(max_length=60, label=_("Side pool"))
     stake = AmountField(label=_("Stake"), min_value=Decimal("0.01"))
     payout_split = NumberListField(label=_("Split (%)"), help_text=_("e.g. 70, 30"))
+
+    def __init__(self, *args: Any, currency: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        name_the_currency(self, ("stake",), currency)
