@@ -10,9 +10,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from django.conf import settings as django_settings
 from django.test import Client
+from hypothesis import given
+from hypothesis import strategies as st
 
+from tests.conftest import ROOT
 from tests.factories import EventFactory, TournamentFactory, UserFactory
+from tournament.web.language import from_accept_language
 
 pytestmark = pytest.mark.django_db
 
@@ -59,6 +64,69 @@ def test_no_edge_copy_for_a_session_a_private_page_or_when_off(settings) -> None
         assert "X-Accel-Expires" not in response, path
     settings.EDGE_CACHE_SECONDS = 0
     assert "X-Accel-Expires" not in Client().get(_paths(event)[0])
+
+
+# --- the language in the edge's key ------------------------------------------------------
+
+_MAP = re.search(
+    r'map \$http_accept_language \$bgd_language \{\s*"~\*(?P<regex>[^"]+)" \$(?P<capture>\w+);',
+    (ROOT / "deploy" / "nginx-edge-cache.conf").read_text(),
+)
+assert _MAP, "deploy/nginx-edge-cache.conf maps the Accept-Language header"
+#: nginx's regex (PCRE) in Python's spelling: the same for this grammar.
+EDGE_LANGUAGE = re.compile(_MAP["regex"].replace("(?<", "(?P<"), re.IGNORECASE)
+
+TAGS = st.sampled_from(
+    ["da", "de", "en", "ja", "tr", "DE", "de-DE", "en-us", "ja-JP", "fr", "fr-CA", "zh-Hans",
+     "deu", "dex", "*", "de_DE", "d", "x-y-z", "es-419", "toolongtag", "de-toolongtag", "@", ""]
+)  # fmt: skip
+WEIGHTS = st.sampled_from(
+    ["", ";q=1", ";q=1.0", " ; q=1.000", ";q=0.9", ";q=0", ";q=0.5", ";q=1.5", ";q=0.1234", ";q =1"]
+)
+GAPS = st.sampled_from([",", ", ", " ,", " , ", ",,", " "])
+
+
+@st.composite
+def accept_language(draw: st.DrawFn) -> str:
+    parts = draw(st.lists(st.tuples(TAGS, WEIGHTS), min_size=1, max_size=4))
+    gaps = [draw(GAPS) for _ in parts[1:]]
+    text = parts[0][0] + parts[0][1]
+    for (tag, weight), gap in zip(parts[1:], gaps, strict=True):
+        text += gap + tag + weight
+    return draw(st.sampled_from(["", " "])) + text + draw(st.sampled_from(["", ",", " "]))
+
+
+def test_the_edge_knows_the_languages_the_site_offers() -> None:
+    first = re.search(r"\(\?<\w+>([a-z|]+)\)", _MAP["regex"])
+    assert first, _MAP["regex"]
+    assert set(first.group(1).split("|")) == {code for code, _ in django_settings.LANGUAGES}
+
+
+@given(header=accept_language())
+def test_the_edge_keys_a_header_on_a_language_only_when_the_app_picks_it(header: str) -> None:
+    """Where nginx's map names a language, the app answers in that language, so one copy
+    serves every header written that way; a header the app reads otherwise (garbled, a
+    first choice not offered or weighed down) keys as sent."""
+    found = EDGE_LANGUAGE.search(header)
+    if found:
+        assert found[_MAP["capture"]].lower() == from_accept_language(header), header
+
+
+@pytest.mark.parametrize(
+    ("header", "key"),
+    [
+        ("de-DE,de;q=0.9,en-US;q=0.8,en;q=0.7", "de"),
+        ("ja", "ja"),
+        ("tr-TR,tr;q=0.9", "tr"),
+        ("fr-FR,fr;q=0.9,de;q=0.8", None),  # the app picks de: keyed as sent
+        ("de;q=0.5,ja", None),  # the app picks ja
+        ("de-DE,de;q=0.9,@@", None),  # garbled: the app picks none
+        ("de_DE", None),
+    ],
+)
+def test_common_headers_share_one_copy_per_language(header: str, key: str | None) -> None:
+    found = EDGE_LANGUAGE.search(header)
+    assert (found[_MAP["capture"]] if found else None) == key
 
 
 def _get(port: int, path: str, **headers: str) -> tuple[int, str, str]:
@@ -118,8 +186,16 @@ def test_nginx_serves_spectators_from_its_cache_and_never_a_session(
         assert (first[0], first[1]) == (200, "MISS")
         assert (second[0], second[1]) == (200, "HIT")
         assert second[2] == first[2]
-        # Another language is another copy.
-        assert _get(plain, live, **{"Accept-Language": "da"})[1] == "MISS"
+        # Another language is another copy; a browser that puts it first shares it.
+        danish = _get(plain, live, **{"Accept-Language": "da"})
+        assert danish[1] == "MISS"
+        assert danish[2] != first[2]  # the fragment in Danish
+        browser = _get(plain, live, **{"Accept-Language": "da-DK,da;q=0.9,en-US;q=0.8"})
+        assert (browser[1], browser[2]) == ("HIT", danish[2])
+        # A header the app reads as another language keys as sent, never as its first tag.
+        garbled = _get(plain, live, **{"Accept-Language": "da-DK,@@"})
+        assert garbled[1] == "MISS"
+        assert garbled[2] == first[2]  # the app read no language: the default's copy
         # A session is never served the spectators' copy, nor leaves one.
         for _ in range(2):
             status, edge, _body = _get(plain, live, Cookie=cookie)
