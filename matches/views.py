@@ -307,15 +307,27 @@ def _key_or_none(request: HttpRequest) -> str:
         return ""
 
 
+def _crawford_form(request: HttpRequest, match: Match) -> bool:
+    """Whether the form posted is the Crawford game's, which sends no cube (the field is
+    disabled: it stays at 1). Also when it comes late, after that game was recorded (a
+    page left open on the other phone): it is then a report of that game, the engine's
+    to compare with the one recorded. A cube that is sent is the engine's to judge."""
+    if "cube" in request.POST:
+        return False
+    try:
+        number = int(request.POST.get("game_number", ""))
+    except ValueError:
+        return False
+    games = selectors.match_games(match=match)
+    return number == selectors.match_crawford_game_number(match=match, games=games)
+
+
 @require_POST
 @link_rate_limited
 def entry_game(request: HttpRequest, key: str, match_id: int) -> HttpResponse:
     link, _entries = link_by_key(key=key)
     entry, match = _entry_match(link, match_id)
-    # The Crawford game's form sends no cube (the field is disabled: it stays at 1); a cube
-    # that is sent (a page loaded before the Crawford game) is the engine's to judge.
-    crawford = "cube" not in request.POST and match_view(match, None)["crawford_next"]
-    form = GameForm(request.POST, match=match, crawford=crawford, me=entry)
+    form = GameForm(request.POST, match=match, crawford=_crawford_form(request, match), me=entry)
     if not form.is_valid():
         error = _store_invalid(request, entry, match, "game", form)
         return _refused(request, link, match_id, error, game_form=form)
