@@ -251,6 +251,20 @@ WORDS: dict[str, str] = {
     "the Jacoby rule and automatic doubles": gettext_noop("the Jacoby rule and automatic doubles"),
 }
 
+#: How a double was answered, as a game's record tells it ("Anna doubled, dropped").
+DOUBLE_ANSWERS: dict[str, str] = {
+    "take": gettext_noop("taken"),
+    "drop": gettext_noop("dropped"),
+    "beaver": gettext_noop("beavered"),
+    "raccoon": gettext_noop("raccooned"),
+}
+
+
+def double_answer(response: str) -> str:
+    """A stored double's answer (``take``, ``drop``...) in the active language."""
+    return _(DOUBLE_ANSWERS[response]) if response in DOUBLE_ANSWERS else response
+
+
 _FIELD = re.compile(r"\{(\w+)\}")
 
 

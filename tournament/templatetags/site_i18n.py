@@ -11,7 +11,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy
 
 from core.money import money as money_text
-from matches.rules_text import translated
+from matches.rules_text import double_answer, translated
 from tournament.place_words import place_words
 
 register = template.Library()
@@ -37,6 +37,12 @@ def offered_languages() -> list[tuple[str, str]]:
 def cube_action(value: str) -> str:
     """A cube action of the analysis in the active language; a checker play as it is."""
     return str(CUBE_ACTIONS.get(value, value))
+
+
+@register.filter
+def answer(value: str) -> str:
+    """How a stored double was answered (``take``, ``drop``...) in the active language."""
+    return double_answer(str(value or ""))
 
 
 @register.filter

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from matches.game_moves import decode_moves
 from matches.models import Game, Match
 from matches.rules.record import Action, Beaver, Double, Drop, Raccoon, RollPlay, Take, Win
+from matches.rules_text import double_answer
 from matches.selectors import match_crawford_game_number, match_crawford_played
 from tournament.models import Event
 from tournament.public import equity
@@ -104,14 +105,6 @@ def _player_name(match: Match, player_id: object) -> str:
     return _("player {id}").format(id=player_id)
 
 
-_ANSWERS = {
-    "take": gettext_lazy("taken"),
-    "drop": gettext_lazy("dropped"),
-    "beaver": gettext_lazy("beavered"),
-    "raccoon": gettext_lazy("raccooned"),
-}
-
-
 def _doubles(match: Match, game: Game) -> list[str]:
     """Each double of ``game``: who doubled, after how many of their rolls, the answer.
 
@@ -125,7 +118,7 @@ def _doubles(match: Match, game: Game) -> list[str]:
             who = _side_name(match, double["side"])
         else:
             who = _player_name(match, double.get("player", double.get("by")))
-        answer = str(_ANSWERS.get(str(double.get("response", "")), str(double.get("response", ""))))
+        answer = double_answer(str(double.get("response", "")))
         turn = double.get("turn")
         text = (
             _("{who} doubled at roll {turn}").format(who=who, turn=turn)
