@@ -386,6 +386,43 @@ def test_signup_confirmation_mail_language_over_the_api(
     assert japanese.subject == "Main へのエントリーを確認してください", japanese.subject
 
 
+def test_a_sign_up_confirmed_without_a_language_keeps_the_one_it_was_asked_in(
+    client, django_capture_on_commit_callbacks, eager_tasks
+):
+    """Confirmed over the API with no ``Accept-Language`` (or one the site does not
+    offer), the player's mails are in the language the sign-up was asked in; a language
+    the confirming reader chose still wins."""
+    main = elimination(4, name="Main", slug="main")
+    main.status, main.signup = Event.Status.REGISTRATION, Event.Signup.OPEN
+    main.save()
+    for email, confirm_header, expected in (
+        ("mette@example.dk", None, "da"),
+        ("jens@example.dk", "fr", "da"),
+        ("aiko@example.jp", "ja", "ja"),
+    ):
+        with django_capture_on_commit_callbacks(execute=True):
+            asked = client.post(
+                f"/api/events/{main.pk}/signup/",
+                {"name": email.split("@")[0].title(), "email": email},
+                content_type="application/json",
+                HTTP_ACCEPT_LANGUAGE="da",
+            )
+        assert asked.status_code == 202, asked.content
+        mail.outbox.clear()
+        headers = {"HTTP_ACCEPT_LANGUAGE": confirm_header} if confirm_header else {}
+        with django_capture_on_commit_callbacks(execute=True):
+            done = client.post(
+                "/api/signup/confirm/",
+                {"token": confirm_token(email)},
+                content_type="application/json",
+                **headers,
+            )
+        assert done.status_code == 201, done.content
+        (entered,) = [m for m in mail.outbox if m.to == [email]]
+        assert entered.extra_headers["Content-Language"] == expected, (email, entered.subject)
+        assert Player.objects.get(email=email).language == expected
+
+
 def test_tournament_language_is_a_director_setting(client):
     user = UserFactory()
     t = TournamentFactory()

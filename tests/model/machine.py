@@ -77,7 +77,16 @@ from tests.model.world import (
     winning_games,
 )
 from tournament import outbox
-from tournament.models import Entry, Event, OutboxTask, Player, PlayerLink, Round, Tournament
+from tournament.models import (
+    Entry,
+    Event,
+    OutboxTask,
+    Player,
+    PlayerLink,
+    Round,
+    SignupRequest,
+    Tournament,
+)
 from tournament.selectors import elimination_next, elimination_records, standings
 from tournament.selectors.final_places import event_final
 from tournament.services.draws import draw_make
@@ -391,10 +400,18 @@ class TournamentModel(RuleBasedStateMachine):
         assert token is not None
         if not again:
             self.unconfirmed.remove(token)
-        self.attempt(
-            f"confirm sign-up {token[:8]} in {language!r}",
-            lambda: signup_confirm(token=token, language=language),
-        )
+
+        def confirm() -> None:
+            done = signup_confirm(token=token, language=language)
+            asked = SignupRequest.objects.get(token=token)
+            player = Player.objects.get(pk=done.entry.player_id)
+            if player.created_at >= asked.created_at:  # made by this sign-up
+                offered = {code for code, _label in settings.LANGUAGES}
+                # the language the confirming reader chose, else the one it was asked in
+                wanted = language if language in offered else asked.language
+                assert player.language == wanted, (player.language, wanted, language)
+
+        self.attempt(f"confirm sign-up {token[:8]} in {language!r}", confirm)
 
     @rule(pick=PICK, person=PERSON)
     def enter_by_hand(self, pick: int, person: int) -> None:

@@ -468,3 +468,20 @@ def test_the_model_asks_and_confirms_a_sign_up_in_two_page_languages() -> None:
         model.emails_in_the_recipients_language()
     finally:
         model.teardown()
+
+
+def test_the_model_confirms_a_sign_up_on_a_page_nobody_chose_a_language_for() -> None:
+    """Asked on a Danish page, confirmed where no offered language was chosen (no header,
+    or French): the player's mails stay Danish. The rule itself checks the player's
+    language after each confirmation."""
+    from tests.model.machine import PEOPLE, TournamentModel
+
+    model = TournamentModel()
+    try:
+        _name, email = PEOPLE[6]
+        model.ask_to_sign_up(pick=0, person=6, language="da")
+        model.confirm_from_the_mail(pick=0, language="fr", again=False)
+        assert Player.objects.get(email__iexact=email).language == "da"
+        model.emails_in_the_recipients_language()
+    finally:
+        model.teardown()

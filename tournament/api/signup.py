@@ -42,6 +42,7 @@ from tournament.services.signup import (
     signup_ask,
     signup_confirm,
 )
+from tournament.web.language import language_asked_for
 from tournament.web.signup_rate import signup_wait
 
 
@@ -128,7 +129,7 @@ class SignupConfirmView(DirectorView):
         data = SignupConfirmSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         done = signup_confirm(
-            token=data.validated_data["token"], language=translation.get_language() or ""
+            token=data.validated_data["token"], language=language_asked_for(request)
         )
         hide = done.known  # another person's record: nothing of it is answered
         body = {

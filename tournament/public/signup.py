@@ -44,6 +44,7 @@ from tournament.services.signup import (
     signup_open_problem,
 )
 from tournament.services.waiting_list import waiting_position
+from tournament.web.language import language_asked_for
 from tournament.web.signup_rate import signup_wait
 
 #: The honeypot: a field hidden from people (CSS and ``aria-hidden``); bots fill it.
@@ -220,7 +221,7 @@ def signup_confirm_page(request: HttpRequest, token: str) -> HttpResponse:
     context: dict[str, Any] = {"asked": asked, "event": asked.event, "t": asked.event.tournament}
     if request.method == "POST":
         try:
-            done = signup_confirm(token=token, language=translation.get_language() or "")
+            done = signup_confirm(token=token, language=language_asked_for(request))
         except (Invalid, AppError) as err:
             context["refusal"] = err.message
             return render(request, "public/signup_confirm.html", context, status=400)

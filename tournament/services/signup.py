@@ -356,11 +356,18 @@ def signup_ask(
     return asked
 
 
+def _offered() -> set[str]:
+    return {code for code, _label in settings.LANGUAGES}
+
+
 def signup_confirm(*, token: str, language: str = "") -> SignedUp:
     """The address' owner confirms a sign-up asked with :func:`signup_ask`: it is taken
     (:func:`entry_signup`). Confirming again answers the same sign-up. Refused: no such
     link (404 ``signup-link``), older than ``CONFIRM_FOR`` (``signup-link-expired``), and
-    whatever :func:`entry_signup` refuses (closed meanwhile, already signed up)."""
+    whatever :func:`entry_signup` refuses (closed meanwhile, already signed up).
+
+    ``language``: the confirming page's, when its reader chose one the site offers; else
+    (``""``) the language the sign-up was asked in. The player's emails are written in it."""
     with transaction.atomic():
         asked = (
             SignupRequest.objects.select_for_update()
@@ -391,7 +398,7 @@ def signup_confirm(*, token: str, language: str = "") -> SignedUp:
             email=asked.email,
             club=asked.club,
             country=asked.country,
-            language=language,  # the confirming page's: the player's emails are in it
+            language=language if language in _offered() else asked.language,
         )
         asked.confirmed_at = timezone.now()
         asked.entry = done.entry

@@ -55,6 +55,14 @@ def from_accept_language(header: str) -> str | None:
     return None
 
 
+def language_asked_for(request: HttpRequest) -> str:
+    """The language the request answers in when the visitor chose it (account, cookie or
+    browser), else ``""``: a default the page fell back to says nothing of the reader."""
+    if request.META.get(LANGUAGE_OPEN):
+        return ""
+    return translation.get_language() or ""
+
+
 def chosen_language(request: HttpRequest) -> str | None:
     """The account's preference, the cookie or the browser's: ``None`` if none is offered."""
     user = getattr(request, "user", None)
