@@ -402,10 +402,11 @@ class TournamentModel(RuleBasedStateMachine):
             self.unconfirmed.remove(token)
 
         def confirm() -> None:
+            known = set(Player.objects.values_list("pk", flat=True))
             done = signup_confirm(token=token, language=language)
             asked = SignupRequest.objects.get(token=token)
             player = Player.objects.get(pk=done.entry.player_id)
-            if player.created_at >= asked.created_at:  # made by this sign-up
+            if player.pk not in known:  # made by this confirmation
                 offered = {code for code, _label in settings.LANGUAGES}
                 # the language the confirming reader chose, else the one it was asked in
                 wanted = language if language in offered else asked.language

@@ -229,7 +229,8 @@ def event_context(
         ],
         "side_pool_form": forms_given.get("side_pool_form")
         or forms.SidePoolForm(currency=event.tournament.currency),
-        "payments": Entry.Payment.choices,
+        # a fed Consolation's players pay nothing there: no "Paid: …" to choose
+        "payments": [] if event.feeds_from_id else Entry.Payment.choices,
         "pairs_rounds": league,
         "can_pair_next": can_pair_next,
         "next_number": len(rounds) + 1,

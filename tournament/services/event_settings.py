@@ -31,6 +31,7 @@ from tournament.services.events import (
     spec_relations,
     spec_values,
 )
+from tournament.services.payments import fees_collected
 from tournament.services.rounds import league_finish_if_done
 
 #: A parameter of ``event_update`` left as it is.
@@ -90,6 +91,10 @@ def event_locked_settings(event: Event) -> dict[str, str]:
     if event.status == Event.Status.FINISHED:
         for name in ("match_lengths", "clock", "rounds_planned", "deadline_rule"):
             locked[name] = _("The event is finished.")
+    if fees_collected(event):
+        locked["entry_fee"] = _(
+            "Fees were collected at this amount: mark those entries unpaid to change it."
+        )
     return locked
 
 

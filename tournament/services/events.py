@@ -582,6 +582,12 @@ def spec_relations(
             code="holland-needs-crawford",
             field="holland",
         )
+    if {"entry_fee", "feeds_from"} & set(changed) and after("feeds_from") and after("entry_fee"):
+        raise refuse(
+            _("A fed Consolation's players come from its feed and pay no entry fee there."),
+            code="no-fee-here",
+            field="entry_fee",
+        )
     event_format = after("format")
     if (
         {"rounds_planned", "format"} & set(changed)

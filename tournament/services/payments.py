@@ -37,10 +37,18 @@ def entries_mark_paid(
     *, event: Event, entry_ids: Iterable[int], method: str, by: User | None = None
 ) -> int:
     """Mark entries paid by ``method`` (cash, transfer, online, waived), or unpaid with
-    ``""``; how many changed."""
+    ``""``; how many changed. A fed Consolation's players pay nothing there: refused."""
     if method not in ("", *Entry.Payment.values):
         raise refuse(
             _("Paid by cash, transfer, online or waived (or unpaid)."), code="invalid", field="paid"
+        )
+    if method and event.feeds_from_id:
+        raise refuse(
+            _("The players of {event_name} come from its feed and pay no entry fee here.").format(
+                event_name=event.name
+            ),
+            code="no-fee-here",
+            field="paid",
         )
     ids = _picked(event, entry_ids)
     with transaction.atomic():
@@ -66,6 +74,11 @@ def entries_check_in(*, event: Event, entry_ids: Iterable[int], by: User | None 
         return Entry.objects.filter(event=event, pk__in=ids, status=Entry.Status.REGISTERED).update(
             status=Entry.Status.CHECKED_IN, checked_in_at=timezone.now()
         )
+
+
+def fees_collected(event: Event) -> bool:
+    """Whether some entry of ``event`` paid its fee (waived ones paid nothing)."""
+    return event.entries.exclude(paid__in=("", Entry.Payment.WAIVED)).exists()
 
 
 def unpaid_count(event: Event) -> int:
