@@ -225,6 +225,30 @@ def test_adding_a_player_whose_name_exists_warns_in_the_console(client: Client) 
     assert Event.objects.get(slug="main").entries.count() == 1
 
 
+def test_the_same_person_typed_again_with_their_email_is_entered_not_made_twice(
+    client: Client,
+) -> None:
+    """A name and an email (in another case) that are a known player's are that player:
+    entered as they are, no "is this a new player?" dead end. Another name with the
+    address is still refused: one address, one person."""
+    director = UserFactory()
+    t = tournament_create(name="Open", slug="open", director=director)
+    event_create(tournament=t, name="Main", match_lengths=[3], slug="main")
+    karin = player_create(name="Karin Schulz", email="karin.schulz@example.de")
+    client.force_login(director)
+    url = "/director/t/open/events/main/entries/"
+    entered = client.post(url, {"name": "karin  Schulz", "email": "Karin.Schulz@Example.DE"})
+    assert entered.status_code == 302, entered.content.decode()[:600]
+    assert Player.objects.filter(name__iexact="karin schulz").count() == 1
+    assert list(Event.objects.get(slug="main").entries.values_list("player", flat=True)) == [
+        karin.pk
+    ]
+    other = client.post(url, {"name": "Lena Schulz", "email": "KARIN.schulz@example.de"})
+    assert other.status_code == 400
+    assert "already has the email" in other.content.decode()
+    assert not Player.objects.filter(name="Lena Schulz").exists()
+
+
 def test_adding_a_player_whose_name_exists_needs_confirmation_in_the_api() -> None:
     director = UserFactory()
     tournament_create(name="Open", slug="open", director=director)

@@ -89,8 +89,9 @@ from tournament.models import (
 )
 from tournament.selectors import elimination_next, elimination_records, standings
 from tournament.selectors.final_places import event_final
+from tournament.services.console_extras import entry_register_player
 from tournament.services.draws import draw_make
-from tournament.services.entries import entry_check_in, entry_register
+from tournament.services.entries import entry_check_in
 from tournament.services.event_settings import event_update
 from tournament.services.events import event_create
 from tournament.services.forbidden_pairs import forbidden_pair_add
@@ -102,7 +103,6 @@ from tournament.services.pairing_jobs import (
     pairing_job_queue,
     pairing_job_token_key,
 )
-from tournament.services.players import player_create
 from tournament.services.results import (
     match_award,
     match_final_score_enter,
@@ -119,7 +119,6 @@ from tournament.services.signup import (
     entry_withdraw_by_player,
     signup_ask,
     signup_confirm,
-    signup_known_player,
 )
 from tournament.services.tables import match_table_set, round_tables_assign
 from tournament.services.tournaments import tournament_create, tournament_update
@@ -421,12 +420,12 @@ class TournamentModel(RuleBasedStateMachine):
         name, email = PEOPLE[person]
 
         def enter() -> Entry:
-            # The director finds them as a sign-up would: this tournament's player with
-            # that address (their contact here too), else the returning player.
-            player = signup_known_player(event=event, email=email)
-            if player is None:
-                player = player_create(name=name, email=email, by=self.director)
-            return entry_register(event=event, player=player, by=self.director)
+            # The console's form: a name and an address typed in (any case); the service
+            # enters the player they already are, else makes one (a namesake is asked).
+            return entry_register_player(
+                event=event, name=name, email=email.upper() if pick % 2 else email,
+                by=self.director, confirm_new=pick % 3 == 0,
+            )  # fmt: skip
 
         self.attempt(f"enter {name} <{email}> in {event.name} by hand", enter)
 

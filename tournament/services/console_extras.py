@@ -19,6 +19,7 @@ from tournament.services.entries import entry_register
 from tournament.services.imports import RowError, decode_text, hidden_rows, known_player, parse_rows
 from tournament.services.players import name_key, player_create, players_named
 from tournament.services.results import match_final_score_enter
+from tournament.services.signup import signup_known_player
 
 #: Settling a match from its final score is a decision like the others (``results``).
 __all__ = [
@@ -87,10 +88,20 @@ def entry_register_player(
         )
     with transaction.atomic():
         if player is None:
-            player = player_create(
+            player = _typed_again(event, name, email) or player_create(
                 name=name, email=email, rating=rating, club=club, confirm_new=confirm_new, by=by
             )
         return entry_register(event=event, player=player, seed=seed, by=by)
+
+
+def _typed_again(event: Event, name: str, email: str) -> Player | None:
+    """The player a new name and email already are: the one a sign-up with that address
+    would be (the tournament's contact, else their own email, in any case), when the
+    name is theirs too. The same person typed again is entered, not made twice."""
+    if not email.strip():
+        return None
+    known = signup_known_player(event=event, email=email.strip())
+    return known if known is not None and name_key(known.name) == name_key(name) else None
 
 
 @dataclass(frozen=True)
