@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Match(models.Model):
@@ -25,6 +26,16 @@ class Match(models.Model):
         FORFEIT = "forfeit", _("Forfeit")
         WALKOVER = "walkover", _("Walkover")
         BYE = "bye", _("Bye")
+
+    #: Each decision as it reads inside a sentence or on a badge: English writes "walkover",
+    #: German keeps its nouns capitalised ("Walkover"), so each language words it itself.
+    DECISION_IN_TEXT = {
+        Decision.PLAY: pgettext_lazy("decision in running text", "played"),
+        Decision.SCORE: pgettext_lazy("decision in running text", "score only"),
+        Decision.FORFEIT: pgettext_lazy("decision in running text", "forfeit"),
+        Decision.WALKOVER: pgettext_lazy("decision in running text", "walkover"),
+        Decision.BYE: pgettext_lazy("decision in running text", "bye"),
+    }
 
     event = models.ForeignKey("tournament.Event", on_delete=models.CASCADE, related_name="matches")
     round = models.ForeignKey("tournament.Round", on_delete=models.CASCADE, related_name="matches")
@@ -119,6 +130,10 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return f"Match {self.pk} ({self.length} points)"
+
+    def decision_in_text(self) -> str:
+        """The decision as it reads inside a sentence ("walkover"; German "Walkover")."""
+        return str(self.DECISION_IN_TEXT.get(self.decision, self.decision))
 
 
 #: Decisions of matches that were played to the end: ``score`` is a played match whose

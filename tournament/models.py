@@ -17,6 +17,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tournament.text import text_problem
 
@@ -405,6 +406,15 @@ class Entry(models.Model):
         TRANSFER = "transfer", _("Transfer")
         ONLINE = "online", _("Online")
         WAIVED = "waived", _("Waived")
+
+    #: Each payment method as it reads inside a sentence ("Paid: transfer"): German keeps
+    #: its nouns capitalised ("Bezahlt: Überweisung"), so each language words it itself.
+    PAYMENT_IN_TEXT = {
+        Payment.CASH: pgettext_lazy("payment method in running text", "cash"),
+        Payment.TRANSFER: pgettext_lazy("payment method in running text", "transfer"),
+        Payment.ONLINE: pgettext_lazy("payment method in running text", "online"),
+        Payment.WAIVED: pgettext_lazy("payment method in running text", "waived"),
+    }
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")

@@ -229,7 +229,7 @@ def event_context(
         ],
         "side_pool_form": forms_given.get("side_pool_form")
         or forms.SidePoolForm(currency=event.tournament.currency),
-        "payments": Entry.Payment.choices,
+        "payments": list(Entry.PAYMENT_IN_TEXT.items()),
         "pairs_rounds": league,
         "can_pair_next": can_pair_next,
         "next_number": len(rounds) + 1,

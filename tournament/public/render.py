@@ -15,6 +15,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from matches.models import Match
 from tournament.public.boxes import Box, Column, Line
 
 _MARK = 987654321
@@ -63,7 +64,8 @@ def _box(box: Box, column: Column, player_url: str, match_url: str) -> str:
         badge = _("live") if box.status == "playing" else box.status_label.lower()
         foot.append(f' <span class="badge live">{escape(badge)}</span>')
     elif box.decision:
-        foot.append(f' <span class="badge">{escape(box.decision)}</span>')
+        decision = Match.DECISION_IN_TEXT.get(box.decision, box.decision)
+        foot.append(f' <span class="badge">{escape(decision)}</span>')
     for line in box.lines:
         if line.went:
             foot.append(

@@ -197,6 +197,14 @@ class Standings:
     elimination: int | None = None
     """An elimination Swiss: the losses that put a player out."""
 
+    @property
+    def columns_in_text(self) -> list[StrOrPromise]:
+        """The tie-breaks as they read inside the sentence under the table."""
+        return [
+            selectors.TIEBREAKS_IN_TEXT.get(name, str(label).lower())
+            for name, label in self.columns
+        ]
+
 
 def _standings(event: Event) -> Standings:
     """Swiss or round-robin standings (``tournament.selectors.standings``) laid out as a table."""
