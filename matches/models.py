@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class Match(models.Model):
@@ -29,7 +34,7 @@ class Match(models.Model):
 
     #: Each decision as it reads inside a sentence or on a badge: English writes "walkover",
     #: German keeps its nouns capitalised ("Walkover"), so each language words it itself.
-    DECISION_IN_TEXT = {
+    DECISION_IN_TEXT: dict[str, StrOrPromise] = {
         Decision.PLAY: pgettext_lazy("decision in running text", "played"),
         Decision.SCORE: pgettext_lazy("decision in running text", "score only"),
         Decision.FORFEIT: pgettext_lazy("decision in running text", "forfeit"),

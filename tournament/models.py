@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
@@ -20,6 +21,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from tournament.text import text_problem
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 def new_report_key() -> str:
@@ -409,7 +413,7 @@ class Entry(models.Model):
 
     #: Each payment method as it reads inside a sentence ("Paid: transfer"): German keeps
     #: its nouns capitalised ("Bezahlt: Überweisung"), so each language words it itself.
-    PAYMENT_IN_TEXT = {
+    PAYMENT_IN_TEXT: dict[str, StrOrPromise] = {
         Payment.CASH: pgettext_lazy("payment method in running text", "cash"),
         Payment.TRANSFER: pgettext_lazy("payment method in running text", "transfer"),
         Payment.ONLINE: pgettext_lazy("payment method in running text", "online"),
