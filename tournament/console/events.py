@@ -240,9 +240,7 @@ def event_context(
         "forbidden_pairs": list(
             event.forbidden_pairs.select_related("player_a", "player_b").order_by("pk")
         ),
-        "forbidden_players": sorted(
-            ((e.player_id, e.player.name) for e in entries), key=lambda item: item[1].casefold()
-        ),
+        "forbidden_players": selectors.forbidden_choices(entries),
         "blocking": forms_given.get("blocking") or [],
         "elimination": (
             elimination_counts(event)
