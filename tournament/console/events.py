@@ -23,6 +23,7 @@ from tournament.console.base import (
 )
 from tournament.models import Entry, Event
 from tournament.selectors import elimination_counts, elimination_next, numbers_tables
+from tournament.selectors.withdrawals import undoable_withdrawals
 from tournament.services.event_settings import KEEP, event_locked_settings, event_update
 from tournament.services.events import event_create
 from tournament.services.payments import unpaid_count
@@ -201,6 +202,7 @@ def event_context(
         "event": event,
         "here": "event",
         "entries": entries,
+        "undoable": undoable_withdrawals(event, entries),
         "field_size": selectors.event_field_size(event),
         "check_in_open": selectors.check_in_open(event),
         "pending_count": sum(1 for e in entries if e.status == "pending"),
