@@ -159,6 +159,19 @@ class Game(models.Model):
         DROP = "drop", _("Double dropped")
         RESIGN = "resign", _("Resigned")
 
+    #: The result and the way a game ended as they read inside a sentence ("gammon",
+    #: "double dropped"; German keeps its nouns capitalised), worded by each language.
+    RESULT_IN_TEXT: dict[str, StrOrPromise] = {
+        Result.SINGLE: pgettext_lazy("game result in running text", "single"),
+        Result.GAMMON: pgettext_lazy("game result in running text", "gammon"),
+        Result.BACKGAMMON: pgettext_lazy("game result in running text", "backgammon"),
+    }
+    ENDED_BY_IN_TEXT: dict[str, StrOrPromise] = {
+        EndedBy.PLAY: pgettext_lazy("how a game ended, in running text", "played out"),
+        EndedBy.DROP: pgettext_lazy("how a game ended, in running text", "double dropped"),
+        EndedBy.RESIGN: pgettext_lazy("how a game ended, in running text", "resigned"),
+    }
+
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()
     winner_side = models.PositiveSmallIntegerField(
@@ -195,6 +208,14 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.number} of match {self.match_id}"
+
+    def result_in_text(self) -> str:
+        """The result as it reads inside a sentence ("gammon")."""
+        return str(self.RESULT_IN_TEXT.get(self.result, self.result))
+
+    def ended_by_in_text(self) -> str:
+        """How the game ended as it reads inside a sentence ("double dropped")."""
+        return str(self.ENDED_BY_IN_TEXT.get(self.ended_by, self.ended_by))
 
 
 class Submission(models.Model):

@@ -722,6 +722,17 @@ class ForbiddenPair(models.Model):
         FIRST = "first", _("Round 1 only")
         ALL = "all", _("Every round")
 
+    #: Strength and rounds as they read inside a sentence ("absolute, round 1 only"; German
+    #: keeps "Runde" capitalised), worded by each language.
+    STRENGTH_IN_TEXT: dict[str, StrOrPromise] = {
+        Strength.ABSOLUTE: pgettext_lazy("forbidden pairing in running text", "absolute"),
+        Strength.AVOID: pgettext_lazy("forbidden pairing in running text", "avoid"),
+    }
+    ROUNDS_IN_TEXT: dict[str, StrOrPromise] = {
+        Rounds.FIRST: pgettext_lazy("forbidden pairing in running text", "round 1 only"),
+        Rounds.ALL: pgettext_lazy("forbidden pairing in running text", "every round"),
+    }
+
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="forbidden_pairs")
     player_a = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     player_b = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
@@ -745,6 +756,14 @@ class ForbiddenPair(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_a_id}-{self.player_b_id} ({self.strength}, {self.rounds})"
+
+    def strength_in_text(self) -> str:
+        """The strength as it reads inside a sentence ("absolute")."""
+        return str(self.STRENGTH_IN_TEXT.get(self.strength, self.strength))
+
+    def rounds_in_text(self) -> str:
+        """The rounds as they read inside a sentence ("round 1 only")."""
+        return str(self.ROUNDS_IN_TEXT.get(self.rounds, self.rounds))
 
 
 class PairingNote(models.Model):

@@ -109,3 +109,33 @@ def test_the_swiss_standings_name_their_tie_breaks_as_german_writes_them(client:
     clear_caches()
     english = client.get("/t/swiss-open/swiss/", headers=EN).content.decode()
     assert "Ranked by wins, then head to head, then points won minus lost" in english
+
+
+def test_a_forbidden_pairing_reads_nur_runde_1_in_german(client: Client) -> None:
+    from tournament.models import ForbiddenPair
+    from tournament.services.forbidden_pairs import forbidden_pair_add
+
+    weekend = make_weekend()
+    a, b = Entry.objects.filter(event=weekend.main).values_list("player_id", flat=True)[:2]
+    forbidden_pair_add(event=weekend.main, players=[a, b], rounds=ForbiddenPair.Rounds.FIRST)
+    client.force_login(weekend.director)
+    url = "/director/t/links/events/main/"
+    assert "absolut, nur Runde 1" in client.get(url, headers=DE).content.decode()
+    assert "absolute, round 1 only" in client.get(url, headers=EN).content.decode()
+
+
+def test_a_dropped_double_keeps_its_capital_in_german(client: Client) -> None:
+    from matches.models import Game
+
+    main = elimination(4)
+    match = _decided(main, Match.Decision.PLAY)
+    Game.objects.create(
+        match=match, number=1, winner_side=1, cube=2, result="single", ended_by="drop",
+        points=2, score_before1=0, score_before2=0,
+    )  # fmt: skip
+    director = UserFactory()
+    main.tournament.directors.add(director)
+    client.force_login(director)
+    url = f"/director/t/{main.tournament.slug}/matches/{match.pk}/"
+    assert "(Doppel abgelehnt)" in client.get(url, headers=DE).content.decode()
+    assert "(double dropped)" in client.get(url, headers=EN).content.decode()
