@@ -42,6 +42,17 @@ class Match(models.Model):
         Decision.BYE: pgettext_lazy("decision in running text", "bye"),
     }
 
+    #: The status as it reads inside a sentence, worded by each language (German keeps
+    #: its nouns capitalised): not the label lowercased.
+    STATUS_IN_TEXT: dict[str, StrOrPromise] = {
+        Status.PENDING: pgettext_lazy("match status in running text", "waiting for players"),
+        Status.READY: pgettext_lazy("match status in running text", "ready"),
+        Status.PLAYING: pgettext_lazy("match status in running text", "in play"),
+        Status.REPORTED: pgettext_lazy("match status in running text", "awaiting confirmation"),
+        Status.DISPUTED: pgettext_lazy("match status in running text", "disputed"),
+        Status.COMPLETE: pgettext_lazy("match status in running text", "complete"),
+    }
+
     event = models.ForeignKey("tournament.Event", on_delete=models.CASCADE, related_name="matches")
     round = models.ForeignKey("tournament.Round", on_delete=models.CASCADE, related_name="matches")
     slot = models.PositiveIntegerField(help_text="Position of the match in its round, from 0")
@@ -135,6 +146,10 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return f"Match {self.pk} ({self.length} points)"
+
+    def status_in_text(self) -> str:
+        """The status as it reads inside a sentence."""
+        return str(self.STATUS_IN_TEXT.get(self.status, self.status))
 
     def decision_in_text(self) -> str:
         """The decision as it reads inside a sentence ("walkover"; German "Walkover")."""
@@ -286,6 +301,18 @@ class Analysis(models.Model):
         FAILED = "failed", _("Failed")
         UNAVAILABLE = "unavailable", _("Analysis unavailable")
 
+    #: The status as it reads inside a sentence, worded by each language (German keeps
+    #: its nouns capitalised): not the label lowercased.
+    STATUS_IN_TEXT: dict[str, StrOrPromise] = {
+        Status.QUEUED: pgettext_lazy("analysis status in running text", "queued"),
+        Status.RUNNING: pgettext_lazy("analysis status in running text", "running"),
+        Status.DONE: pgettext_lazy("analysis status in running text", "done"),
+        Status.FAILED: pgettext_lazy("analysis status in running text", "failed"),
+        Status.UNAVAILABLE: pgettext_lazy(
+            "analysis status in running text", "analysis unavailable"
+        ),
+    }
+
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="analyses")
     submission = models.ForeignKey(
         Submission,
@@ -334,6 +361,10 @@ class Analysis(models.Model):
 
     def __str__(self) -> str:
         return f"Analysis {self.pk} of match {self.match_id} ({self.status})"
+
+    def status_in_text(self) -> str:
+        """The status as it reads inside a sentence."""
+        return str(self.STATUS_IN_TEXT.get(self.status, self.status))
 
 
 class AnalysisFigures(models.Model):

@@ -256,6 +256,31 @@ class Event(models.Model):
         FORFEIT = "forfeit", _("Forfeit the player who never reported")
         FLAG = "flag", _("Flag the match for the director")
 
+    #: The format as it reads inside a sentence, worded by each language (German keeps
+    #: its nouns capitalised): not the label lowercased.
+    FORMAT_IN_TEXT: dict[str, StrOrPromise] = {
+        Format.SINGLE_ELIMINATION: pgettext_lazy(
+            "event format in running text", "single elimination"
+        ),
+        Format.DOUBLE_ELIMINATION: pgettext_lazy(
+            "event format in running text", "double elimination"
+        ),
+        Format.SWISS: pgettext_lazy("event format in running text", "Swiss"),
+        Format.SWISS_ELIMINATION: pgettext_lazy(
+            "event format in running text", "Swiss elimination"
+        ),
+        Format.ROUND_ROBIN: pgettext_lazy("event format in running text", "round robin"),
+    }
+
+    #: The status as it reads inside a sentence, worded by each language (German keeps
+    #: its nouns capitalised): not the label lowercased.
+    STATUS_IN_TEXT: dict[str, StrOrPromise] = {
+        Status.REGISTRATION: pgettext_lazy("event status in running text", "registration"),
+        Status.DRAWN: pgettext_lazy("event status in running text", "drawn"),
+        Status.RUNNING: pgettext_lazy("event status in running text", "running"),
+        Status.FINISHED: pgettext_lazy("event status in running text", "finished"),
+    }
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="events")
     name = models.CharField(max_length=120)
     slug = models.SlugField()
@@ -379,6 +404,14 @@ class Event(models.Model):
     def __str__(self) -> str:
         return f"{self.tournament.name}: {self.name}"
 
+    def format_in_text(self) -> str:
+        """The format as it reads inside a sentence."""
+        return str(self.FORMAT_IN_TEXT.get(self.format, self.format))
+
+    def status_in_text(self) -> str:
+        """The status as it reads inside a sentence."""
+        return str(self.STATUS_IN_TEXT.get(self.status, self.status))
+
     @property
     def is_swiss(self) -> bool:
         """A Swiss, plain or elimination: rounds paired one at a time from the standings."""
@@ -418,6 +451,17 @@ class Entry(models.Model):
         Payment.TRANSFER: pgettext_lazy("payment method in running text", "transfer"),
         Payment.ONLINE: pgettext_lazy("payment method in running text", "online"),
         Payment.WAIVED: pgettext_lazy("payment method in running text", "waived"),
+    }
+
+    #: The status as it reads inside a sentence, worded by each language (German keeps
+    #: its nouns capitalised): not the label lowercased.
+    STATUS_IN_TEXT: dict[str, StrOrPromise] = {
+        Status.REGISTERED: pgettext_lazy("entry status in running text", "registered"),
+        Status.CHECKED_IN: pgettext_lazy("entry status in running text", "checked in"),
+        Status.WITHDRAWN: pgettext_lazy("entry status in running text", "withdrawn"),
+        Status.ELIMINATED: pgettext_lazy("entry status in running text", "eliminated"),
+        Status.WAITING: pgettext_lazy("entry status in running text", "waiting list"),
+        Status.PENDING: pgettext_lazy("entry status in running text", "awaiting approval"),
     }
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
@@ -469,6 +513,10 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in {self.event.name}"
+
+    def status_in_text(self) -> str:
+        """The status as it reads inside a sentence."""
+        return str(self.STATUS_IN_TEXT.get(self.status, self.status))
 
 
 class PlayerLink(models.Model):

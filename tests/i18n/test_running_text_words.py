@@ -139,3 +139,22 @@ def test_a_dropped_double_keeps_its_capital_in_german(client: Client) -> None:
     url = f"/director/t/{main.tournament.slug}/matches/{match.pk}/"
     assert "(Doppel abgelehnt)" in client.get(url, headers=DE).content.decode()
     assert "(double dropped)" in client.get(url, headers=EN).content.decode()
+
+
+def test_a_live_badge_and_a_refusal_word_a_status_as_german_writes_it(client: Client) -> None:
+    from django.utils import translation
+
+    from matches.errors import Invalid
+    from tournament.services.entries import entry_check_in
+
+    main = elimination(4)
+    Match.objects.filter(pk=Match.objects.filter(event=main, round__number=1).first().pk).update(
+        status=Match.Status.REPORTED
+    )
+    page = client.get(f"/t/{main.tournament.slug}/{main.slug}/", headers=DE).content.decode()
+    assert '<span class="badge live">wartet auf Bestätigung</span>' in page
+    entry = Entry.objects.filter(event=main).first()
+    Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.WAITING)
+    entry.refresh_from_db()
+    with translation.override("de"), pytest.raises(Invalid, match="ist auf der Warteliste"):
+        entry_check_in(entry=entry)

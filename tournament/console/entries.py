@@ -165,7 +165,7 @@ def entry_withdraw_undo_view(
             request,
             _("{entry_player_name} is back in, {restored_get_status_display_lo}.").format(
                 entry_player_name=entry.player.name,
-                restored_get_status_display_lo=restored.get_status_display().lower(),
+                restored_get_status_display_lo=restored.status_in_text(),
             ),
         )
     return redirect(

@@ -61,7 +61,7 @@ def _box(box: Box, column: Column, player_url: str, match_url: str) -> str:
         table = _("Table {table}").format(table=box.table)
         foot.append(f' <span class="tbl">{escape(table)}</span>')
     if box.live:
-        badge = _("live") if box.status == "playing" else box.status_label.lower()
+        badge = _("live") if box.status == "playing" else Match.STATUS_IN_TEXT[box.status]
         foot.append(f' <span class="badge live">{escape(badge)}</span>')
     elif box.decision:
         decision = Match.DECISION_IN_TEXT.get(box.decision, box.decision)
