@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class Match(models.Model):
@@ -25,6 +31,27 @@ class Match(models.Model):
         FORFEIT = "forfeit", _("Forfeit")
         WALKOVER = "walkover", _("Walkover")
         BYE = "bye", _("Bye")
+
+    #: Each decision as it reads inside a sentence or on a badge: English writes "walkover",
+    #: German keeps its nouns capitalised ("Walkover"), so each language words it itself.
+    DECISION_IN_TEXT: dict[str, StrOrPromise] = {
+        Decision.PLAY: pgettext_lazy("decision in running text", "played"),
+        Decision.SCORE: pgettext_lazy("decision in running text", "score only"),
+        Decision.FORFEIT: pgettext_lazy("decision in running text", "forfeit"),
+        Decision.WALKOVER: pgettext_lazy("decision in running text", "walkover"),
+        Decision.BYE: pgettext_lazy("decision in running text", "bye"),
+    }
+
+    #: The status as it reads inside a sentence, worded by each language (German keeps
+    #: its nouns capitalised): not the label lowercased.
+    STATUS_IN_TEXT: dict[str, StrOrPromise] = {
+        Status.PENDING: pgettext_lazy("match status in running text", "waiting for players"),
+        Status.READY: pgettext_lazy("match status in running text", "ready"),
+        Status.PLAYING: pgettext_lazy("match status in running text", "in play"),
+        Status.REPORTED: pgettext_lazy("match status in running text", "awaiting confirmation"),
+        Status.DISPUTED: pgettext_lazy("match status in running text", "disputed"),
+        Status.COMPLETE: pgettext_lazy("match status in running text", "complete"),
+    }
 
     event = models.ForeignKey("tournament.Event", on_delete=models.CASCADE, related_name="matches")
     round = models.ForeignKey("tournament.Round", on_delete=models.CASCADE, related_name="matches")
@@ -120,6 +147,14 @@ class Match(models.Model):
     def __str__(self) -> str:
         return f"Match {self.pk} ({self.length} points)"
 
+    def status_in_text(self) -> str:
+        """The status as it reads inside a sentence."""
+        return str(self.STATUS_IN_TEXT.get(self.status, self.status))
+
+    def decision_in_text(self) -> str:
+        """The decision as it reads inside a sentence ("walkover"; German "Walkover")."""
+        return str(self.DECISION_IN_TEXT.get(self.decision, self.decision))
+
 
 #: Decisions of matches that were played to the end: ``score`` is a played match whose
 #: director entered (or corrected) only its final score, with no games recorded.
@@ -138,6 +173,19 @@ class Game(models.Model):
         PLAY = "play", _("Played out")
         DROP = "drop", _("Double dropped")
         RESIGN = "resign", _("Resigned")
+
+    #: The result and the way a game ended as they read inside a sentence ("gammon",
+    #: "double dropped"; German keeps its nouns capitalised), worded by each language.
+    RESULT_IN_TEXT: dict[str, StrOrPromise] = {
+        Result.SINGLE: pgettext_lazy("game result in running text", "single"),
+        Result.GAMMON: pgettext_lazy("game result in running text", "gammon"),
+        Result.BACKGAMMON: pgettext_lazy("game result in running text", "backgammon"),
+    }
+    ENDED_BY_IN_TEXT: dict[str, StrOrPromise] = {
+        EndedBy.PLAY: pgettext_lazy("how a game ended, in running text", "played out"),
+        EndedBy.DROP: pgettext_lazy("how a game ended, in running text", "double dropped"),
+        EndedBy.RESIGN: pgettext_lazy("how a game ended, in running text", "resigned"),
+    }
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()
@@ -175,6 +223,14 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.number} of match {self.match_id}"
+
+    def result_in_text(self) -> str:
+        """The result as it reads inside a sentence ("gammon")."""
+        return str(self.RESULT_IN_TEXT.get(self.result, self.result))
+
+    def ended_by_in_text(self) -> str:
+        """How the game ended as it reads inside a sentence ("double dropped")."""
+        return str(self.ENDED_BY_IN_TEXT.get(self.ended_by, self.ended_by))
 
 
 class Submission(models.Model):
@@ -245,6 +301,18 @@ class Analysis(models.Model):
         FAILED = "failed", _("Failed")
         UNAVAILABLE = "unavailable", _("Analysis unavailable")
 
+    #: The status as it reads inside a sentence, worded by each language (German keeps
+    #: its nouns capitalised): not the label lowercased.
+    STATUS_IN_TEXT: dict[str, StrOrPromise] = {
+        Status.QUEUED: pgettext_lazy("analysis status in running text", "queued"),
+        Status.RUNNING: pgettext_lazy("analysis status in running text", "running"),
+        Status.DONE: pgettext_lazy("analysis status in running text", "done"),
+        Status.FAILED: pgettext_lazy("analysis status in running text", "failed"),
+        Status.UNAVAILABLE: pgettext_lazy(
+            "analysis status in running text", "analysis unavailable"
+        ),
+    }
+
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="analyses")
     submission = models.ForeignKey(
         Submission,
@@ -293,6 +361,10 @@ class Analysis(models.Model):
 
     def __str__(self) -> str:
         return f"Analysis {self.pk} of match {self.match_id} ({self.status})"
+
+    def status_in_text(self) -> str:
+        """The status as it reads inside a sentence."""
+        return str(self.STATUS_IN_TEXT.get(self.status, self.status))
 
 
 class AnalysisFigures(models.Model):

@@ -86,6 +86,22 @@ def names_told_apart(entries: Iterable[Any]) -> dict[int, str]:
     return names
 
 
+class _PlayerRow:
+    """A player standing in for an entry (no seed, no entry number: told by its record)."""
+
+    seed = None
+
+    def __init__(self, player: Any) -> None:
+        self.player = player
+        self.pk = player.pk
+
+
+def players_told_apart(players: Iterable[Any]) -> dict[int, str]:
+    """Each player's name (by pk) in a list of players (a select menu), told apart from a
+    namesake in the list by club, then country, then record number."""
+    return names_told_apart(_PlayerRow(player) for player in players)
+
+
 def tell_apart(entries: Iterable[Any]) -> dict[int, str]:
     """Each entry's name (by its pk) told apart from every namesake in its tournament, not
     only among ``entries``: what the room board, the emails, the dispute queue, the side

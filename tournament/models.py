@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
@@ -17,8 +18,12 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tournament.text import text_problem
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 def new_report_key() -> str:
@@ -251,6 +256,31 @@ class Event(models.Model):
         FORFEIT = "forfeit", _("Forfeit the player who never reported")
         FLAG = "flag", _("Flag the match for the director")
 
+    #: The format as it reads inside a sentence, worded by each language (German keeps
+    #: its nouns capitalised): not the label lowercased.
+    FORMAT_IN_TEXT: dict[str, StrOrPromise] = {
+        Format.SINGLE_ELIMINATION: pgettext_lazy(
+            "event format in running text", "single elimination"
+        ),
+        Format.DOUBLE_ELIMINATION: pgettext_lazy(
+            "event format in running text", "double elimination"
+        ),
+        Format.SWISS: pgettext_lazy("event format in running text", "Swiss"),
+        Format.SWISS_ELIMINATION: pgettext_lazy(
+            "event format in running text", "Swiss elimination"
+        ),
+        Format.ROUND_ROBIN: pgettext_lazy("event format in running text", "round robin"),
+    }
+
+    #: The status as it reads inside a sentence, worded by each language (German keeps
+    #: its nouns capitalised): not the label lowercased.
+    STATUS_IN_TEXT: dict[str, StrOrPromise] = {
+        Status.REGISTRATION: pgettext_lazy("event status in running text", "registration"),
+        Status.DRAWN: pgettext_lazy("event status in running text", "drawn"),
+        Status.RUNNING: pgettext_lazy("event status in running text", "running"),
+        Status.FINISHED: pgettext_lazy("event status in running text", "finished"),
+    }
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="events")
     name = models.CharField(max_length=120)
     slug = models.SlugField()
@@ -374,6 +404,14 @@ class Event(models.Model):
     def __str__(self) -> str:
         return f"{self.tournament.name}: {self.name}"
 
+    def format_in_text(self) -> str:
+        """The format as it reads inside a sentence."""
+        return str(self.FORMAT_IN_TEXT.get(self.format, self.format))
+
+    def status_in_text(self) -> str:
+        """The status as it reads inside a sentence."""
+        return str(self.STATUS_IN_TEXT.get(self.status, self.status))
+
     @property
     def is_swiss(self) -> bool:
         """A Swiss, plain or elimination: rounds paired one at a time from the standings."""
@@ -405,6 +443,26 @@ class Entry(models.Model):
         TRANSFER = "transfer", _("Transfer")
         ONLINE = "online", _("Online")
         WAIVED = "waived", _("Waived")
+
+    #: Each payment method as it reads inside a sentence ("Paid: transfer"): German keeps
+    #: its nouns capitalised ("Bezahlt: Überweisung"), so each language words it itself.
+    PAYMENT_IN_TEXT: dict[str, StrOrPromise] = {
+        Payment.CASH: pgettext_lazy("payment method in running text", "cash"),
+        Payment.TRANSFER: pgettext_lazy("payment method in running text", "transfer"),
+        Payment.ONLINE: pgettext_lazy("payment method in running text", "online"),
+        Payment.WAIVED: pgettext_lazy("payment method in running text", "waived"),
+    }
+
+    #: The status as it reads inside a sentence, worded by each language (German keeps
+    #: its nouns capitalised): not the label lowercased.
+    STATUS_IN_TEXT: dict[str, StrOrPromise] = {
+        Status.REGISTERED: pgettext_lazy("entry status in running text", "registered"),
+        Status.CHECKED_IN: pgettext_lazy("entry status in running text", "checked in"),
+        Status.WITHDRAWN: pgettext_lazy("entry status in running text", "withdrawn"),
+        Status.ELIMINATED: pgettext_lazy("entry status in running text", "eliminated"),
+        Status.WAITING: pgettext_lazy("entry status in running text", "waiting list"),
+        Status.PENDING: pgettext_lazy("entry status in running text", "awaiting approval"),
+    }
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
@@ -455,6 +513,10 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in {self.event.name}"
+
+    def status_in_text(self) -> str:
+        """The status as it reads inside a sentence."""
+        return str(self.STATUS_IN_TEXT.get(self.status, self.status))
 
 
 class PlayerLink(models.Model):
@@ -708,6 +770,17 @@ class ForbiddenPair(models.Model):
         FIRST = "first", _("Round 1 only")
         ALL = "all", _("Every round")
 
+    #: Strength and rounds as they read inside a sentence ("absolute, round 1 only"; German
+    #: keeps "Runde" capitalised), worded by each language.
+    STRENGTH_IN_TEXT: dict[str, StrOrPromise] = {
+        Strength.ABSOLUTE: pgettext_lazy("forbidden pairing in running text", "absolute"),
+        Strength.AVOID: pgettext_lazy("forbidden pairing in running text", "avoid"),
+    }
+    ROUNDS_IN_TEXT: dict[str, StrOrPromise] = {
+        Rounds.FIRST: pgettext_lazy("forbidden pairing in running text", "round 1 only"),
+        Rounds.ALL: pgettext_lazy("forbidden pairing in running text", "every round"),
+    }
+
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="forbidden_pairs")
     player_a = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     player_b = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
@@ -731,6 +804,14 @@ class ForbiddenPair(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_a_id}-{self.player_b_id} ({self.strength}, {self.rounds})"
+
+    def strength_in_text(self) -> str:
+        """The strength as it reads inside a sentence ("absolute")."""
+        return str(self.STRENGTH_IN_TEXT.get(self.strength, self.strength))
+
+    def rounds_in_text(self) -> str:
+        """The rounds as they read inside a sentence ("round 1 only")."""
+        return str(self.ROUNDS_IN_TEXT.get(self.rounds, self.rounds))
 
 
 class PairingNote(models.Model):

@@ -170,7 +170,7 @@ class Rerun:
         if self.merged:
             said = _(
                 "The analysis is already {status} (run {run}): your re-run was merged into it."
-            ).format(status=self.analysis.get_status_display().lower(), run=self.analysis.run)
+            ).format(status=self.analysis.status_in_text(), run=self.analysis.run)
         else:
             said = _("Analysis queued again (run {run}).").format(run=self.analysis.run)
         return f"{said} {self.limits.sentence()}"

@@ -145,7 +145,7 @@ def _check_open(match: Match, role: Role) -> None:
     if match.decision and match.decision != Match.Decision.PLAY:
         raise Conflict(
             _("This match was decided by {match_get_decision_display_low}.").format(
-                match_get_decision_display_low=match.get_decision_display().lower()
+                match_get_decision_display_low=match.decision_in_text()
             ),
             code="match-closed",
         )

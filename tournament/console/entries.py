@@ -23,6 +23,7 @@ from tournament.console.base import (
 )
 from tournament.console.events import event_context
 from tournament.models import Entry
+from tournament.selectors.withdrawals import withdrawal_stays_undoable
 from tournament.services.console_extras import (
     entry_check_in_undo,
     entry_register_player,
@@ -125,21 +126,27 @@ def entry_withdraw_view(
             "open_matches": selectors.entry_open_matches(entry),
         }
         return render(request, "console/withdraw_confirm.html", context)
-    if (
-        call_button_service(
-            request, entry_withdraw, entry=entry, by=request.user, meta=request_meta(request)
-        )
-        is not None
-    ):
-        messages.success(
-            request,
-            _(
-                "{entry_player_name} withdrawn. Undo it from their row while "
-                "nobody has taken their place."
-            ).format(entry_player_name=entry.player.name),
-        )
+    withdrawn = call_button_service(
+        request, entry_withdraw, entry=entry, by=request.user, meta=request_meta(request)
+    )
+    if withdrawn is not None:
+        messages.success(request, _withdrawn_message(withdrawn))
     return redirect(
         f"{reverse('console:event', args=[tournament.slug, event.slug])}#entry-{entry.pk}"
+    )
+
+
+def _withdrawn_message(entry: Entry) -> str:
+    """The withdrawal's confirmation: it promises the undo only when the undo can be done
+    (a walkover that ended the event, or a draw made without them, leaves none)."""
+    entry = Entry.objects.select_related("event", "player").get(pk=entry.pk)  # as it is now
+    if withdrawal_stays_undoable(entry):
+        return _(
+            "{entry_player_name} withdrawn. Undo it from their row while "
+            "nobody has taken their place."
+        ).format(entry_player_name=entry.player.name)
+    return _("{entry_player_name} withdrawn. This withdrawal cannot be undone.").format(
+        entry_player_name=entry.player.name
     )
 
 
@@ -158,7 +165,7 @@ def entry_withdraw_undo_view(
             request,
             _("{entry_player_name} is back in, {restored_get_status_display_lo}.").format(
                 entry_player_name=entry.player.name,
-                restored_get_status_display_lo=restored.get_status_display().lower(),
+                restored_get_status_display_lo=restored.status_in_text(),
             ),
         )
     return redirect(

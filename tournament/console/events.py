@@ -23,6 +23,7 @@ from tournament.console.base import (
 )
 from tournament.models import Entry, Event
 from tournament.selectors import elimination_counts, elimination_next, numbers_tables
+from tournament.selectors.withdrawals import undoable_withdrawals
 from tournament.services.event_settings import KEEP, event_locked_settings, event_update
 from tournament.services.events import event_create
 from tournament.services.payments import unpaid_count
@@ -201,6 +202,7 @@ def event_context(
         "event": event,
         "here": "event",
         "entries": entries,
+        "undoable": undoable_withdrawals(event, entries),
         "field_size": selectors.event_field_size(event),
         "check_in_open": selectors.check_in_open(event),
         "pending_count": sum(1 for e in entries if e.status == "pending"),
@@ -230,7 +232,7 @@ def event_context(
         "side_pool_form": forms_given.get("side_pool_form")
         or forms.SidePoolForm(currency=event.tournament.currency),
         # a fed Consolation's players pay nothing there: no "Paid: …" to choose
-        "payments": [] if event.feeds_from_id else Entry.Payment.choices,
+        "payments": [] if event.feeds_from_id else list(Entry.PAYMENT_IN_TEXT.items()),
         "pairs_rounds": league,
         "can_pair_next": can_pair_next,
         "next_number": len(rounds) + 1,
@@ -241,9 +243,7 @@ def event_context(
         "forbidden_pairs": list(
             event.forbidden_pairs.select_related("player_a", "player_b").order_by("pk")
         ),
-        "forbidden_players": sorted(
-            ((e.player_id, e.player.name) for e in entries), key=lambda item: item[1].casefold()
-        ),
+        "forbidden_players": selectors.forbidden_choices(entries),
         "blocking": forms_given.get("blocking") or [],
         "elimination": (
             elimination_counts(event)

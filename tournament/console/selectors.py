@@ -7,6 +7,7 @@ one grouped count), so a 1,024-player event costs the same as an 8-player one.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,6 +138,14 @@ def register_candidates(event: Event) -> QuerySet[Player]:
         .distinct()
         .order_by("name", "id")
     )
+
+
+def forbidden_choices(entries: Sequence[Entry]) -> list[tuple[int, str]]:
+    """The forbidden-pairing menus' players (player pk, name) by name, namesakes told
+    apart as the entries table shows them (club, country, seed or No.)."""
+    names = names_told_apart(entries)
+    choices = [(e.player_id, names.get(e.pk, e.player.name)) for e in entries]
+    return sorted(choices, key=lambda item: item[1].casefold())
 
 
 @dataclass

@@ -74,7 +74,9 @@ def entries_bulk(request: AuthenticatedHttpRequest, slug: str, event_slug: str) 
             how = (
                 _("not paid")
                 if not method
-                else _("paid ({method})").format(method=Entry.Payment(method).label.lower())
+                else _("paid ({method})").format(
+                    method=Entry.PAYMENT_IN_TEXT[Entry.Payment(method)]
+                )
             )
             messages.success(
                 request,

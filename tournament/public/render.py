@@ -15,6 +15,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from matches.models import Match
 from tournament.public.boxes import Box, Column, Line
 
 _MARK = 987654321
@@ -60,10 +61,11 @@ def _box(box: Box, column: Column, player_url: str, match_url: str) -> str:
         table = _("Table {table}").format(table=box.table)
         foot.append(f' <span class="tbl">{escape(table)}</span>')
     if box.live:
-        badge = _("live") if box.status == "playing" else box.status_label.lower()
+        badge = _("live") if box.status == "playing" else Match.STATUS_IN_TEXT[box.status]
         foot.append(f' <span class="badge live">{escape(badge)}</span>')
     elif box.decision:
-        foot.append(f' <span class="badge">{escape(box.decision)}</span>')
+        decision = Match.DECISION_IN_TEXT.get(box.decision, box.decision)
+        foot.append(f' <span class="badge">{escape(decision)}</span>')
     for line in box.lines:
         if line.went:
             foot.append(

@@ -21,7 +21,7 @@ from django.db.models import (
     Value,
 )
 from django.db.models.functions import Coalesce
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from matches.models import Game, Match
 from matches.selectors import matches_query, tournaments_visible_to
@@ -321,6 +321,14 @@ TIEBREAK_LABELS = {
     "points_diff": gettext_lazy("Points won minus lost"),
     "opponents_wins": gettext_lazy("Opponents' wins"),
     "head_to_head": gettext_lazy("Head to head"),
+}
+#: The tie-breaks as they read inside a sentence ("ranked by wins, then head to head"):
+#: German keeps its nouns capitalised, so each language words them itself.
+TIEBREAKS_IN_TEXT = {
+    "wins": pgettext_lazy("tie-break in running text", "wins"),
+    "points_diff": pgettext_lazy("tie-break in running text", "points won minus lost"),
+    "opponents_wins": pgettext_lazy("tie-break in running text", "opponents' wins"),
+    "head_to_head": pgettext_lazy("tie-break in running text", "head to head"),
 }
 #: Tie-breaks a director may choose (``formats.standings``), by name: their labels.
 TIEBREAKS = {

@@ -170,7 +170,7 @@ def _payments(
 ) -> Payments:
     """The event's payments summary (one query: every entry's payment and status)."""
     fee = event.entry_fee or Decimal(0)
-    labels = dict(Entry.Payment.choices)
+    labels = Entry.PAYMENT_IN_TEXT
     counts: dict[str, int] = dict.fromkeys(PAYING, 0)
     waived = 0
     refunded_to: list[Entry] = []

@@ -44,7 +44,7 @@ def entry_check_in_undo(*, entry: Entry, by: User | None = None) -> Entry:
             raise refuse(
                 _("{entry_player} is {entry_get_status_display_lower}, not checked in.").format(
                     entry_player=entry.player,
-                    entry_get_status_display_lower=entry.get_status_display().lower(),
+                    entry_get_status_display_lower=entry.status_in_text(),
                 ),
                 code="not-checked-in",
             )

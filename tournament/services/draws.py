@@ -177,7 +177,7 @@ def _check_drawable(event: Event, fed: list[Event]) -> None:
                 "{event_name} is {event_get_status_display_lower}: it can no longer be drawn."
             ).format(
                 event_name=event.name,
-                event_get_status_display_lower=event.get_status_display().lower(),
+                event_get_status_display_lower=event.status_in_text(),
             ),
             code="event-running",
         )

@@ -121,7 +121,7 @@ def entry_check_in(*, entry: Entry, by: User | None = None) -> Entry:
                     "registered players check in."
                 ).format(
                     entry_player=entry.player,
-                    entry_get_status_display_lower=entry.get_status_display().lower(),
+                    entry_get_status_display_lower=entry.status_in_text(),
                 ),
                 code="not-registered",
             )

@@ -106,7 +106,7 @@ def check_feed(
                 else _(
                     "Only a single-elimination Main can feed a Consolation; {event} is {format}."
                 )
-            ).format(event=repr(feeds_from.name), format=feeds_from.get_format_display().lower()),
+            ).format(event=repr(feeds_from.name), format=feeds_from.format_in_text()),
             code="bad-feed",
             field="feeds",
         )

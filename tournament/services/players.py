@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import logging
+import math
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from matches.errors import Forbidden, Invalid, refuse
@@ -20,6 +23,14 @@ from tournament.text import text_problem
 log = logging.getLogger(__name__)
 
 MAX_RATING = 4000.0
+
+
+def plain_number(value: float) -> str:
+    """``value`` as people write it, in the page's language: 4000, 2,5 or 100000000000000,
+    never 1e+14 (``:g`` wrote a refused 10^14 so)."""
+    if not math.isfinite(value):
+        return str(value)
+    return number_format(Decimal(repr(value)).normalize())
 
 
 def _clean(
@@ -35,8 +46,8 @@ def _clean(
             raise refuse(problem, code="invalid", field=field)
     if rating is not None and not 0 < rating <= MAX_RATING:
         raise refuse(
-            _("A rating is above 0 and at most {MAX_RATING:g}, not {rating:g}.").format(
-                MAX_RATING=MAX_RATING, rating=rating
+            _("A rating is above 0 and at most {MAX_RATING}, not {rating}.").format(
+                MAX_RATING=plain_number(MAX_RATING), rating=plain_number(rating)
             ),
             code="invalid",
             field="rating",

@@ -14,6 +14,12 @@ from matches.models import Match, Submission
 from matches.services.decisions import match_decide_without_play, system_role
 from matches.services.ledger import submission_reject
 from tournament.models import Entry, Event, Round, User
+from tournament.selectors.withdrawals import (
+    EVENT_FINISHED,
+    NOT_WITHDRAWN,
+    PLACE_GIVEN_AWAY,
+    withdrawal_undo_blocker,
+)
 from tournament.services.common import ACTIVE, event_lock
 from tournament.services.waiting_list import waiting_promote
 from tournament.signals import announce_notices_stale
@@ -167,15 +173,24 @@ def entry_withdraw_undo(*, entry: Entry, by: User | None = None) -> Entry:
             .get(pk=entry.pk)
         )
         event = entry.event
-        if entry.status != Entry.Status.WITHDRAWN:
+        blocker = withdrawal_undo_blocker(entry)
+        if blocker == NOT_WITHDRAWN:
             raise refuse(
                 _("{entry_player} is not withdrawn.").format(entry_player=entry.player),
-                code="not-withdrawn",
+                code=blocker,
             )
-        if event.status == Event.Status.FINISHED:
+        if blocker == EVENT_FINISHED:
             raise refuse(
                 _("{event_name} is finished: the withdrawal stays.").format(event_name=event.name),
-                code="event-finished",
+                code=blocker,
+            )
+        if blocker == PLACE_GIVEN_AWAY:  # drawn without them: no walkover of theirs either
+            raise refuse(
+                _(
+                    "{event_name} was drawn without {entry_player}: there is no "
+                    "place in the bracket to give back."
+                ).format(event_name=event.name, entry_player=entry.player),
+                code=blocker,
             )
         given_away = list(
             Match.objects.filter(Q(entry1=entry) | Q(entry2=entry))
@@ -197,15 +212,6 @@ def entry_withdraw_undo(*, entry: Entry, by: User | None = None) -> Entry:
                 if exc.code != "next-match-started":
                     raise
                 raise _played_on(entry, match, exc.detail.get("match")) from None
-        seated = Match.objects.filter(Q(entry1=entry) | Q(entry2=entry)).exists()
-        if event.status != Event.Status.REGISTRATION and not event.is_swiss and not seated:
-            raise refuse(
-                _(
-                    "{event_name} was drawn without {entry_player}: there is no "
-                    "place in the bracket to give back."
-                ).format(event_name=event.name, entry_player=entry.player),
-                code="place-given-away",
-            )
         entry.status = entry_reactivate_status(entry)
         entry.save(update_fields=["status"])
         if event.is_swiss:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
+from matches.names import players_told_apart
 from tournament.console.forms.fields import MAX_CSV_BYTES, AskToConfirm, LocalFloatField
 from tournament.models import Event, Player
 
@@ -58,10 +59,25 @@ class PlayersCsvForm(forms.Form):
         return data
 
 
+if TYPE_CHECKING:
+    _PlayerField = forms.ModelChoiceField[Player]
+else:  # not subscriptable at run time
+    _PlayerField = forms.ModelChoiceField
+
+
+class PlayerChoiceField(_PlayerField):
+    """A select of players that tells namesakes apart ("Hans Meier (Club Nord)")."""
+
+    names: dict[int, str] = {}  # replaced per form (fields are copied per form), never changed
+
+    def label_from_instance(self, obj: Player) -> str:
+        return self.names.get(obj.pk, obj.name)
+
+
 class RegisterForm(forms.Form):
     """Enter an existing player of the tournament, or a new one, in an event."""
 
-    player = forms.ModelChoiceField(
+    player = PlayerChoiceField(
         queryset=Player.objects.none(),
         required=False,
         label=_("A player of this tournament"),
@@ -81,7 +97,9 @@ class RegisterForm(forms.Form):
     def __init__(self, *args: Any, players: QuerySet[Player] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if players is not None:
-            cast("forms.ModelChoiceField[Player]", self.fields["player"]).queryset = players
+            field = cast("PlayerChoiceField", self.fields["player"])
+            field.queryset = players
+            field.names = players_told_apart(players)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -10,6 +10,7 @@ from django.db.models import Count, Exists, Q
 from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from matches.models import Match
 from tournament import selectors
@@ -26,6 +27,23 @@ if TYPE_CHECKING:
 
 ELIMINATION = frozenset({Event.Format.SINGLE_ELIMINATION, Event.Format.DOUBLE_ELIMINATION})
 COMPANION_KINDS = (Event.Kind.CONSOLATION, Event.Kind.LAST_CHANCE)
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """A pairing log line no ``PairingNote`` stores: a Swiss's round 1, paired by the draw."""
+
+    round_number: int
+    display_text: StrOrPromise
+
+
+def _pairing_log(event: Event) -> list[Any]:
+    """The pairing log's lines: its notes, after a line for round 1 when none names it
+    (the count in the summary is of the rounds listed, and round 1 is one of them)."""
+    notes: list[Any] = list(event.pairing_notes.order_by("id"))
+    if notes and all(note.round_number != 1 for note in notes):
+        notes.insert(0, LogLine(1, gettext_lazy("Round 1 paired by the draw, from its seed.")))
+    return notes
 
 
 def event_by_slugs(slug: str, event_slug: str) -> Event:
@@ -55,9 +73,14 @@ class EventPage:
     counts: Any = None
     """An elimination Swiss: players alive, cashing and out (``selectors.EliminationCounts``)."""
     pairing_notes: list[Any] = field(default_factory=list)
-    """The public lines of the pairing log (``PairingNote``), round by round."""
+    """The public lines of the pairing log (``PairingNote`` or ``LogLine``), round by round."""
     apart_note: bool = False
     """A bracket with forbidden pairs: round 1 keeps them apart where the draw allows."""
+
+    @property
+    def pairing_rounds(self) -> int:
+        """How many rounds the pairing log's lines are about."""
+        return len({note.round_number for note in self.pairing_notes})
 
 
 def _companions(event: Event) -> list[Event]:
@@ -197,6 +220,14 @@ class Standings:
     elimination: int | None = None
     """An elimination Swiss: the losses that put a player out."""
 
+    @property
+    def columns_in_text(self) -> list[StrOrPromise]:
+        """The tie-breaks as they read inside the sentence under the table."""
+        return [
+            selectors.TIEBREAKS_IN_TEXT.get(name, str(label).lower())
+            for name, label in self.columns
+        ]
+
 
 def _standings(event: Event) -> Standings:
     """Swiss or round-robin standings (``tournament.selectors.standings``) laid out as a table."""
@@ -240,7 +271,7 @@ def event_page(event: Event) -> EventPage:
         draws,
         entry_count,
         counts=selectors.elimination_counts(event) if event.is_elimination_swiss else None,
-        pairing_notes=list(event.pairing_notes.order_by("id")),
+        pairing_notes=_pairing_log(event),
         apart_note=event.format == Event.Format.ROUND_ROBIN
         and (event.avoid_same_club_first_round or event.forbidden_pairs.exists()),
     )
