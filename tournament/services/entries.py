@@ -58,6 +58,10 @@ def _check_may_take(player: Player, by: User | None) -> None:
     raise Invalid(_("No such player."), code="not-found", status=404, field="player")
 
 
+#: The highest seed (the API's bound too): a field is never that big, and the column holds it.
+MAX_SEED = 100_000
+
+
 def entry_register(
     *, event: Event, player: Player, seed: int | None = None, by: User | None = None
 ) -> Entry:
@@ -68,6 +72,12 @@ def entry_register(
     """
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 1):
         raise refuse(_("A seed is a whole number from 1."), code="invalid", field="seed")
+    if seed is not None and seed > MAX_SEED:
+        raise refuse(
+            _("A seed is a whole number from 1 to {most}.").format(most=MAX_SEED),
+            code="invalid",
+            field="seed",
+        )
     with transaction.atomic():
         event = (
             Event.objects.select_for_update(of=("self",), no_key=True)

@@ -10,6 +10,7 @@ from rest_framework.request import Request
 
 from matches.api.serializers import IdField
 from tournament.models import Entry
+from tournament.services.entries import MAX_SEED
 
 
 class EntrySerializer(serializers.ModelSerializer[Entry]):
@@ -80,4 +81,6 @@ class EntrySerializer(serializers.ModelSerializer[Entry]):
 
 class EntryCreateSerializer(serializers.Serializer[Any]):
     player = IdField(help_text="The player's id.")
-    seed = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=100_000)
+    seed = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=MAX_SEED
+    )

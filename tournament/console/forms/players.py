@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from matches.names import players_told_apart
 from tournament.console.forms.fields import MAX_CSV_BYTES, AskToConfirm, LocalFloatField
 from tournament.models import Event, Player
+from tournament.services.entries import MAX_SEED
 
 
 class PlayersCsvForm(forms.Form):
@@ -87,7 +88,7 @@ class RegisterForm(forms.Form):
     email = forms.EmailField(label=_("Email"), required=False)
     rating = LocalFloatField(label=_("Rating"), required=False, min_value=1)
     club = forms.CharField(label=_("Club"), max_length=120, required=False)
-    seed = forms.IntegerField(label=_("Seed"), required=False, min_value=1)
+    seed = forms.IntegerField(label=_("Seed"), required=False, min_value=1, max_value=MAX_SEED)
     confirm_new = forms.BooleanField(
         required=False,
         label=_("Yes, this is a new player"),
