@@ -138,6 +138,11 @@ def signup_known_player(*, event: Event, email: str) -> Player | None:
     return None if hidden.exists() else player
 
 
+def _offered() -> set[str]:
+    """The site's languages (``settings.LANGUAGES``' codes)."""
+    return {code for code, _label in settings.LANGUAGES}
+
+
 def entry_signup(
     *,
     event: Event,
@@ -187,7 +192,7 @@ def entry_signup(
         known = player is not None
         if player is None:
             player = _new_player(event, name=name, email=email, club=club, country=country)
-        if not player.language and language in {c for c, _label in settings.LANGUAGES}:
+        if not player.language and language in _offered():
             player.language = language
             player.save(update_fields=["language"])
         return _take(event, player, known=known)
@@ -315,7 +320,7 @@ def signup_ask(
     ``language``: the page's (one of ``settings.LANGUAGES``; another is dropped): the mail
     is written in it.
     """
-    if language not in {code for code, _label in settings.LANGUAGES}:
+    if language not in _offered():
         language = ""
     email = _clean_email(email)
     name, _email, _rating, club, country = player_fields_check(
@@ -354,10 +359,6 @@ def signup_ask(
             )
         announce_signup_mail(asked.pk)
     return asked
-
-
-def _offered() -> set[str]:
-    return {code for code, _label in settings.LANGUAGES}
 
 
 def signup_confirm(*, token: str, language: str = "") -> SignedUp:
