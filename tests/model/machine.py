@@ -41,6 +41,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Callable, Sequence
+from decimal import Decimal
 from typing import Any, TypeVar
 
 from django.conf import settings
@@ -103,6 +104,7 @@ from tournament.services.pairing_jobs import (
     pairing_job_queue,
     pairing_job_token_key,
 )
+from tournament.services.payments import entries_mark_paid
 from tournament.services.results import (
     match_award,
     match_final_score_enter,
@@ -255,6 +257,8 @@ class TournamentModel(RuleBasedStateMachine):
         #: the currency the director last saved (a refused one changes nothing)
         self.currency = ""
         self.unconfirmed: list[str] = []
+        #: per event, the fee its paid entries paid at (while some entry is paid)
+        self.fee_collected_at: dict[int, Decimal | None] = {}
         #: reports sent with a key: (match id, what, send it again, first answer)
         self.keyed: list[tuple[int, str, Callable[[], tuple[str, Any]], Any]] = []
         #: reports sent again that were recorded or answered anew (the invariant says)
@@ -373,6 +377,45 @@ class TournamentModel(RuleBasedStateMachine):
         )
         if saved is not None and currency is not None:
             self.currency = KNOWN_CURRENCIES[currency]
+
+    @rule(pick=PICK, method=st.sampled_from(["cash", "transfer", "waived", ""]))
+    def mark_paid(self, pick: int, method: str) -> None:
+        """The desk marks an entry paid (or unpaid) in any event, the fed Consolation too,
+        which refuses a payment: its players pay nothing there."""
+        event = self.event(pick, self.events)
+        entry = self.choose(list(event.entries.order_by("pk")), pick)
+        if entry is not None:
+            self.attempt(
+                f"mark {entry.player.name} paid {method or '(unpaid)'} in {event.name}",
+                lambda: entries_mark_paid(event=event, entry_ids=[entry.pk], method=method),
+            )
+
+    @rule(pick=PICK, fee=st.sampled_from([None, Decimal(0), Decimal(20), Decimal("12.50")]))
+    def set_entry_fee(self, pick: int, fee: Decimal | None) -> None:
+        """The director changes an event's entry fee: refused once fees were collected at
+        the old one, and for the fed Consolation."""
+        event = self.event(pick, self.events)
+        event.refresh_from_db()
+        self.attempt(
+            f"set {event.name}'s entry fee to {fee}",
+            lambda: event_update(event=event, entry_fee=fee),
+        )
+
+    @invariant()
+    def fees_kept_as_collected(self) -> None:
+        """The fed Consolation takes no fee and no payment; an event whose entries paid
+        (not waived) keeps the fee they paid at, the one it had at its first payment."""
+        for event in self.events:
+            event.refresh_from_db()
+            paid = event.entries.exclude(paid__in=["", "waived"]).exists()
+            if event.feeds_from_id:
+                assert not event.entry_fee, (event.name, event.entry_fee)
+                assert not paid, event.name
+            if paid:
+                at = self.fee_collected_at.setdefault(event.pk, event.entry_fee)
+                assert event.entry_fee == at, (event.name, event.entry_fee, at)
+            else:
+                self.fee_collected_at.pop(event.pk, None)
 
     @rule(pick=PICK, person=PERSON, language=LANGUAGE)
     def ask_to_sign_up(self, pick: int, person: int, language: str) -> None:

@@ -485,3 +485,34 @@ def test_the_model_confirms_a_sign_up_on_a_page_nobody_chose_a_language_for() ->
         model.emails_in_the_recipients_language()
     finally:
         model.teardown()
+
+
+def test_the_model_keeps_a_collected_fee_and_the_fed_consolation_free() -> None:
+    """A fee paid at the desk holds the event's fee until the payment is taken back; the
+    fed Consolation refuses a fee and a payment. The invariant checks after each step."""
+    from decimal import Decimal
+
+    from tests.model.machine import TournamentModel
+
+    model = TournamentModel()
+    try:
+        main, consolation = model.main, model.consolation
+        model.enter_by_hand(pick=0, person=3)  # pick 0: the Main
+        assert main.entries.count() >= 1
+        model.set_entry_fee(pick=model.events.index(main), fee=Decimal(20))
+        model.mark_paid(pick=model.events.index(main), method="cash")
+        model.fees_kept_as_collected()
+        model.set_entry_fee(pick=model.events.index(main), fee=Decimal(30))
+        model.fees_kept_as_collected()
+        main.refresh_from_db()
+        assert main.entry_fee == Decimal(20)
+        model.mark_paid(pick=model.events.index(main), method="")
+        model.set_entry_fee(pick=model.events.index(main), fee=Decimal(30))
+        main.refresh_from_db()
+        assert main.entry_fee == Decimal(30)
+        model.set_entry_fee(pick=model.events.index(consolation), fee=Decimal(10))
+        model.fees_kept_as_collected()
+        assert model.refusals["setting-locked"] == 1
+        assert model.refusals["no-fee-here"] == 1
+    finally:
+        model.teardown()
